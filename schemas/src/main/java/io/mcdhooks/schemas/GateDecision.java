@@ -1,0 +1,95 @@
+package io.mcdhooks.schemas;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What the gatekeeper concluded about a gate and what it did.
+ *
+ * @param released      whether the node or pool may now progress
+ * @param hooks         every hook the gate waited on, with the verdict that counted
+ * @param blockingHooks the hooks that keep the gate closed
+ * @param summary       one line for humans
+ * @param override      who overrode the gate and why, for {@link Decision#OVERRIDDEN}
+ */
+public record GateDecision(
+        String cluster,
+        String gateId,
+        int attempt,
+        Stage stage,
+        String pool,
+        String node,
+        String targetConfig,
+        Decision decision,
+        boolean released,
+        List<HookStatus> hooks,
+        List<String> blockingHooks,
+        String summary,
+        OperatorOverride override,
+        Instant decidedAt) implements Message {
+
+    private static final String KIND = "GateDecision";
+
+    public GateDecision {
+        Require.text(cluster, KIND, "cluster");
+        Require.text(gateId, KIND, "gateId");
+        Require.attempt(attempt, KIND);
+        Require.present(stage, KIND, "stage");
+        Require.text(pool, KIND, "pool");
+        Require.text(targetConfig, KIND, "targetConfig");
+        Require.present(decision, KIND, "decision");
+        Require.present(decidedAt, KIND, "decidedAt");
+        hooks = Require.list(hooks);
+        blockingHooks = Require.list(blockingHooks);
+        if (stage.perNode()) {
+            Require.text(node, KIND, "node");
+        }
+        if (decision == Decision.OVERRIDDEN) {
+            Require.present(override, KIND, "override");
+        }
+    }
+
+    @Override
+    public String key() {
+        return node != null ? node : pool;
+    }
+
+    @Override
+    public MessageKind kind() {
+        return MessageKind.GATE_DECISION;
+    }
+
+    /** What the gatekeeper concluded. */
+    public enum Decision {
+        /** Every required hook passed. */
+        RELEASED,
+        /** A required hook failed. */
+        BLOCKED,
+        /** A required hook did not answer in time; {@code released} says what its policy did. */
+        TIMED_OUT,
+        /** An operator decided; see {@code override}. */
+        OVERRIDDEN
+    }
+
+    /** A hook's standing in the gate. */
+    public enum HookState { PASS, FAIL, PENDING, MISSING, TIMED_OUT }
+
+    /** Whether a hook's verdicts can hold a gate. */
+    public enum Mode { Enforcing, Advisory }
+
+    /** One hook's standing: its latest outcome and why. */
+    public record HookStatus(String hook, HookState state, Mode mode, String reason, String message, Instant at) {
+        public HookStatus {
+            Require.text(hook, KIND, "hooks[].hook");
+            Require.present(state, KIND, "hooks[].state");
+        }
+    }
+
+    /** An operator's decision. */
+    public record OperatorOverride(String by, String reason) {
+        public OperatorOverride {
+            Require.text(by, KIND, "override.by");
+            Require.text(reason, KIND, "override.reason");
+        }
+    }
+}
