@@ -1,0 +1,280 @@
+package io.mcdhooks.bridge;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import io.mcdhooks.bridge.mco.McnView;
+import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.bridge.mco.NodeView;
+import io.mcdhooks.bridge.mco.PoolView;
+import io.mcdhooks.bridge.mco.RenderedConfig;
+import io.mcdhooks.bridge.publish.EventIds;
+import io.mcdhooks.bridge.publish.Outgoing;
+import io.mcdhooks.bridge.watch.NodeClassifier;
+import io.mcdhooks.bridge.watch.NodeProgress;
+import io.mcdhooks.bridge.watch.Observed;
+import io.mcdhooks.bridge.watch.PoolClassifier;
+import io.mcdhooks.bridge.watch.PoolProgress;
+import io.mcdhooks.schemas.GateId;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.LifecycleEvent;
+import io.mcdhooks.schemas.Stage;
+import io.mcdhooks.schemas.Transition;
+
+/**
+ * The bridge's memory and judgement, without I/O: what has been published about every node and
+ * pool, and, for each new observation, the lifecycle events and gate requests to publish.
+ *
+ * <p>Gate requests open at the moments the gatekeeper can still act on a stock cluster:
+ * {@code pool-pre-update} when a pool gets a new target config, {@code pre-update} when a node is
+ * assigned the update (before its drain can finish), {@code post-update} when the node is back
+ * from its reboot on the new config (before it is uncordoned). A gate request waits until the
+ * facts hooks need (the pool, the target rendered config) are known; it is never dropped.
+ *
+ * <p>Not thread-safe: one event loop owns it.
+ */
+public final class BridgeState {
+
+    private final String cluster;
+    private final GatePolicy policy;
+    private final Duration gateTimeout;
+    private final Clock clock;
+
+    private final Map<String, NodeProgress> nodes = new HashMap<>();
+    private final Map<String, String> nodeUids = new HashMap<>();
+    private final Map<String, PoolProgress> pools = new HashMap<>();
+    private final Map<String, PoolView> poolViews = new HashMap<>();
+    private final Map<String, RenderedConfig> renderedConfigs = new HashMap<>();
+    private final Set<String> requestedGates = new HashSet<>();
+    /** Gate requests waiting for their pool or rendered config, by gate id, in arrival order. */
+    private final Map<String, PendingGate> pendingGates = new LinkedHashMap<>();
+
+    public BridgeState(String cluster, GatePolicy policy, Duration gateTimeout, Clock clock) {
+        this.cluster = cluster;
+        this.policy = policy;
+        this.gateTimeout = gateTimeout;
+        this.clock = clock;
+    }
+
+    /** Feeds back a lifecycle event published before a restart. */
+    public void recover(LifecycleEvent event) {
+        String target = event.toImage() == null ? event.toConfig()
+                : event.toConfig() == null ? event.toImage() : event.toConfig() + "@" + event.toImage();
+        String discriminator = event.transition() == Transition.DEGRADED ? event.reason() : "";
+        Observed observed = new Observed(event.transition(), target, true, discriminator);
+        String name = event.object().name();
+        if (event.object().kind() == LifecycleEvent.ObjectRef.Kind.Node) {
+            nodes.put(name, nodes.getOrDefault(name, NodeProgress.NONE).after(observed));
+        } else {
+            pools.put(name, pools.getOrDefault(name, PoolProgress.NONE).after(observed));
+        }
+    }
+
+    /** Feeds back a gate request published before a restart. */
+    public void recover(GateRequest request) {
+        requestedGates.add(request.gateId());
+    }
+
+    public List<Outgoing> onPool(PoolView pool, boolean initial) {
+        poolViews.put(pool.name(), pool);
+        PoolProgress prior = pools.getOrDefault(pool.name(), PoolProgress.NONE);
+        List<Observed> found = PoolClassifier.classify(prior, pool, initial);
+        List<Outgoing> out = new ArrayList<>();
+        Instant now = clock.instant();
+        for (Observed o : found) {
+            prior = prior.after(o);
+            out.add(poolEvent(pool, o, now));
+            if (o.transition() == Transition.NEW_TARGET_CONFIG && policy.gates(Stage.POOL_PRE_UPDATE, pool.name())) {
+                requestGate(Stage.POOL_PRE_UPDATE, pool.name(), null, pool.targetConfig(), now);
+            }
+        }
+        pools.put(pool.name(), prior);
+        out.addAll(releasePendingGates());
+        return out;
+    }
+
+    public List<Outgoing> onNode(NodeView node, boolean initial) {
+        nodeUids.put(node.name(), node.uid());
+        NodeProgress prior = nodes.getOrDefault(node.name(), NodeProgress.NONE);
+        List<Observed> found = NodeClassifier.classify(prior, node, initial);
+        List<Outgoing> out = new ArrayList<>();
+        Instant now = clock.instant();
+        String pool = poolOf(node);
+        for (Observed o : found) {
+            prior = prior.after(o);
+            out.add(nodeEvent(node, pool, o, now));
+            Stage stage = switch (o.transition()) {
+                case UPDATE_ASSIGNED -> Stage.PRE_UPDATE;
+                case RESUMED -> Stage.POST_UPDATE;
+                default -> null;
+            };
+            if (stage != null && pool != null && policy.gates(stage, pool)) {
+                requestGate(stage, pool, node, node.desiredConfig(), now);
+            }
+        }
+        nodes.put(node.name(), prior);
+        out.addAll(releasePendingGates());
+        return out;
+    }
+
+    public List<Outgoing> onNodeDeleted(String name) {
+        NodeProgress prior = nodes.remove(name);
+        if (prior == null) {
+            return List.of();
+        }
+        List<Outgoing> out = new ArrayList<>();
+        for (Observed o : NodeClassifier.classify(prior, null, false)) {
+            LifecycleEvent event = new LifecycleEvent(cluster,
+                    new LifecycleEvent.ObjectRef(LifecycleEvent.ObjectRef.Kind.Node, name, nodeUids.get(name), null),
+                    McoApi.poolOfRenderedConfig(prior.target()), o.transition(), null, prior.target(), null, null,
+                    null, null, null, clock.instant(), o.late());
+            out.add(new Outgoing(event, lifecycleId("Node", nodeUids.getOrDefault(name, name), o), clock.instant()));
+        }
+        nodeUids.remove(name);
+        return out;
+    }
+
+    public List<Outgoing> onRenderedConfig(RenderedConfig config) {
+        renderedConfigs.put(config.name(), config);
+        return releasePendingGates();
+    }
+
+    /** Gate requests still waiting for facts, for readiness reporting. */
+    public int pendingGateCount() {
+        return pendingGates.size();
+    }
+
+    private void requestGate(Stage stage, String pool, NodeView node, String targetConfig, Instant now) {
+        if (targetConfig == null) {
+            return;
+        }
+        String subject = node == null ? pool : node.name();
+        String gateId = GateId.of(cluster, stage, subject, targetConfig);
+        if (!requestedGates.contains(gateId)) {
+            pendingGates.putIfAbsent(gateId, new PendingGate(gateId, stage, pool, node, targetConfig, now));
+        }
+    }
+
+    private List<Outgoing> releasePendingGates() {
+        List<Outgoing> out = new ArrayList<>();
+        var it = pendingGates.values().iterator();
+        while (it.hasNext()) {
+            PendingGate gate = it.next();
+            Optional<GateRequest> request = build(gate);
+            if (request.isPresent()) {
+                it.remove();
+                requestedGates.add(gate.gateId());
+                out.add(new Outgoing(request.get(), EventIds.gateRequest(gate.gateId(), 1), gate.requestedAt()));
+            }
+        }
+        return out;
+    }
+
+    private Optional<GateRequest> build(PendingGate gate) {
+        PoolView pool = poolViews.get(gate.pool());
+        RenderedConfig target = renderedConfigs.get(gate.targetConfig());
+        if (pool == null || target == null) {
+            return Optional.empty();
+        }
+        NodeView node = gate.node();
+        GateRequest.NodeFacts nodeFacts = node == null ? null
+                : new GateRequest.NodeFacts(node.name(), node.zone(), node.labels());
+        String current = node == null ? pool.currentConfig() : node.currentConfig();
+        return Optional.of(new GateRequest(cluster, gate.gateId(), 1, gate.stage(),
+                new GateRequest.PoolFacts(pool.name(), pool.maxUnavailable(), pool.machineCount()),
+                nodeFacts, current, gate.targetConfig(),
+                new GateRequest.TargetFacts(target.osImageURL(), target.kernelType(), target.extensions(),
+                        target.kernelArguments(), node == null ? null : node.desiredImage()),
+                gate.requestedAt(), gate.requestedAt().plus(gateTimeout)));
+    }
+
+    /**
+     * The node's pool: its MachineConfigNode says so where there is one; otherwise the pool whose
+     * selector matches (a custom pool wins over {@code worker}, as in the MCO); otherwise the
+     * pool named in its desired rendered config.
+     */
+    String poolOf(NodeView node) {
+        McnView mcn = node.mcn();
+        if (mcn != null && mcn.pool() != null) {
+            return mcn.pool();
+        }
+        String match = null;
+        for (PoolView pool : poolViews.values()) {
+            if (pool.selects(node.labels()) && (match == null || "worker".equals(match))) {
+                match = pool.name();
+            }
+        }
+        return match != null ? match : McoApi.poolOfRenderedConfig(node.desiredConfig());
+    }
+
+    private Outgoing nodeEvent(NodeView node, String pool, Observed o, Instant now) {
+        LifecycleEvent event = new LifecycleEvent(cluster,
+                new LifecycleEvent.ObjectRef(LifecycleEvent.ObjectRef.Kind.Node, node.name(), node.uid(),
+                        node.resourceVersion()),
+                pool, o.transition(), node.currentConfig(), node.desiredConfig(), node.currentImage(),
+                node.desiredImage(), clip(node.state(), 64),
+                clip(o.transition() == Transition.DEGRADED || o.transition() == Transition.RECOVERED
+                        ? o.discriminator() : node.reason(), 2048),
+                condition(node.mcn(), o.transition()), now, o.late());
+        return new Outgoing(event, lifecycleId("Node", node.uid() == null ? node.name() : node.uid(), o), now);
+    }
+
+    private Outgoing poolEvent(PoolView pool, Observed o, Instant now) {
+        LifecycleEvent event = new LifecycleEvent(cluster,
+                new LifecycleEvent.ObjectRef(LifecycleEvent.ObjectRef.Kind.MachineConfigPool, pool.name(),
+                        pool.uid(), pool.resourceVersion()),
+                pool.name(), o.transition(), pool.currentConfig(), pool.targetConfig(), null, null, null,
+                o.transition() == Transition.POOL_DEGRADED ? clip(o.discriminator(), 2048) : null, null, now,
+                o.late());
+        return new Outgoing(event,
+                lifecycleId("MachineConfigPool", pool.uid() == null ? pool.name() : pool.uid(), o), now);
+    }
+
+    private String lifecycleId(String kind, String object, Observed o) {
+        return EventIds.lifecycle(cluster, kind, object, o.target(), o.transition().wire(), o.discriminator());
+    }
+
+    /** The MachineConfigNode condition that shows a transition, where the cluster serves one. */
+    private static LifecycleEvent.Condition condition(McnView mcn, Transition transition) {
+        if (mcn == null) {
+            return null;
+        }
+        String type = switch (transition) {
+            case WORKING -> McnView.UPDATE_PREPARED;
+            case DRAIN_REQUESTED -> McnView.UPDATE_EXECUTED;
+            case CORDONED -> McnView.CORDONED;
+            case DRAINED -> McnView.DRAINED;
+            case APPLIED -> McnView.APPLIED_FILES_AND_OS;
+            case REBOOTING -> McnView.REBOOTED_NODE;
+            case RESUMED -> McnView.RESUMED;
+            case UNCORDON_REQUESTED -> McnView.UPDATE_COMPLETE;
+            case UNCORDONED -> McnView.UNCORDONED;
+            case DONE -> McnView.UPDATED;
+            case DEGRADED, RECOVERED -> McnView.NODE_DEGRADED;
+            default -> null;
+        };
+        McnView.Condition c = type == null ? null : mcn.conditions().get(type);
+        if (c == null || !Set.of("True", "False", "Unknown").contains(c.status())) {
+            return null;
+        }
+        return new LifecycleEvent.Condition(c.type(), c.status(), clip(c.reason(), 256), clip(c.message(), 2048));
+    }
+
+    /** Cuts text the cluster wrote to the wire contract's limit: a real cluster's text is not ours to vouch for. */
+    private static String clip(String text, int max) {
+        return text == null || text.length() <= max ? text : text.substring(0, max);
+    }
+
+    private record PendingGate(String gateId, Stage stage, String pool, NodeView node, String targetConfig,
+                               Instant requestedAt) {
+    }
+}

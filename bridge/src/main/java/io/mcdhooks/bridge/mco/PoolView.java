@@ -1,0 +1,47 @@
+package io.mcdhooks.bridge.mco;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the bridge needs of a MachineConfigPool.
+ *
+ * @param targetConfig   {@code spec.configuration.name}: what the pool moves to
+ * @param currentConfig  {@code status.configuration.name}: what the pool has reached
+ * @param maxUnavailable as written (an integer or a percentage); {@code "1"} when unset, as the MCO
+ * @param nodeSelector   {@code spec.nodeSelector.matchLabels}
+ * @param conditions     status condition type to status
+ */
+public record PoolView(
+        String name,
+        String uid,
+        String resourceVersion,
+        long generation,
+        String targetConfig,
+        String currentConfig,
+        boolean paused,
+        String maxUnavailable,
+        int machineCount,
+        int updatedMachineCount,
+        int degradedMachineCount,
+        Map<String, String> nodeSelector,
+        Map<String, String> conditions,
+        String degradedMessage) {
+
+    public PoolView {
+        Objects.requireNonNull(name, "name");
+        maxUnavailable = maxUnavailable == null ? "1" : maxUnavailable;
+        nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
+        conditions = conditions == null ? Map.of() : Map.copyOf(conditions);
+    }
+
+    public boolean condition(String type) {
+        return "True".equals(conditions.get(type));
+    }
+
+    /** Whether this pool's node selector matches {@code labels}. An empty selector matches nothing. */
+    public boolean selects(Map<String, String> labels) {
+        return !nodeSelector.isEmpty()
+                && nodeSelector.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())));
+    }
+}

@@ -1,0 +1,110 @@
+package io.mcdhooks.bridge.publish;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.mcdhooks.schemas.Message;
+import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import io.vertx.core.Vertx;
+
+/**
+ * Publishes messages in order per record key and never drops one: a failed send is retried with
+ * back-off, and later messages for the same key wait behind it, so a broker outage delays the
+ * stream but neither loses nor reorders it. While anything has failed since the last success the
+ * outbox reports itself unhealthy.
+ *
+ * <p>Confined to one Vert.x context: call it only from there.
+ */
+public final class Outbox {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Outbox.class);
+    private static final Duration FIRST_RETRY = Duration.ofMillis(200);
+    private static final Duration LAST_RETRY = Duration.ofSeconds(10);
+
+    private final Vertx vertx;
+    private final RecordSender sender;
+    private final CloudEventsKafka cloudEvents;
+    private final Map<Class<? extends Message>, String> topics;
+    private final URI source;
+    private final Map<String, ArrayDeque<ProducerRecord<String, byte[]>>> queues = new HashMap<>();
+    private int pending;
+    private boolean healthy = true;
+    private long published;
+
+    /**
+     * @param topics the topic of each message type this outbox publishes
+     * @param source the CloudEvents source of everything it publishes
+     */
+    public Outbox(Vertx vertx, RecordSender sender, CloudEventsKafka cloudEvents,
+                  Map<Class<? extends Message>, String> topics, URI source) {
+        this.vertx = vertx;
+        this.sender = sender;
+        this.cloudEvents = cloudEvents;
+        this.topics = Map.copyOf(topics);
+        this.source = source;
+    }
+
+    public void publish(Outgoing outgoing) {
+        Message message = outgoing.message();
+        String topic = topics.get(message.getClass());
+        if (topic == null) {
+            throw new IllegalArgumentException("no topic for " + message.kind());
+        }
+        ProducerRecord<String, byte[]> record = cloudEvents.toRecord(topic, message, outgoing.id(), source,
+                outgoing.time().atOffset(ZoneOffset.UTC), Map.of());
+        String queueKey = topic + '\u0000' + record.key();
+        ArrayDeque<ProducerRecord<String, byte[]>> queue = queues.computeIfAbsent(queueKey, k -> new ArrayDeque<>());
+        queue.addLast(record);
+        pending++;
+        if (queue.size() == 1) {
+            sendHead(queueKey, queue, FIRST_RETRY);
+        }
+    }
+
+    /** Messages handed in and not yet acknowledged by the broker. */
+    public int pending() {
+        return pending;
+    }
+
+    /** Messages acknowledged since start. */
+    public long published() {
+        return published;
+    }
+
+    /** False from a failed send until the next acknowledged one. */
+    public boolean healthy() {
+        return healthy;
+    }
+
+    private void sendHead(String queueKey, ArrayDeque<ProducerRecord<String, byte[]>> queue, Duration backoff) {
+        ProducerRecord<String, byte[]> head = queue.peekFirst();
+        sender.send(head).onComplete(result -> {
+            if (result.succeeded()) {
+                healthy = true;
+                published++;
+                pending--;
+                queue.pollFirst();
+                if (queue.isEmpty()) {
+                    queues.remove(queueKey);
+                } else {
+                    sendHead(queueKey, queue, FIRST_RETRY);
+                }
+            } else {
+                healthy = false;
+                LOG.atWarn().addKeyValue("topic", head.topic()).addKeyValue("key", head.key())
+                        .setCause(result.cause())
+                        .log("publish failed; retrying in {} ms", backoff.toMillis());
+                Duration next = backoff.multipliedBy(2).compareTo(LAST_RETRY) > 0 ? LAST_RETRY : backoff.multipliedBy(2);
+                vertx.setTimer(backoff.toMillis(), t -> sendHead(queueKey, queue, next));
+            }
+        });
+    }
+}
