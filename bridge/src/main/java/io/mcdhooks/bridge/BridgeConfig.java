@@ -15,12 +15,17 @@ import io.mcdhooks.schemas.kafka.Topics;
  * in-cluster service account or {@code KUBECONFIG}.
  *
  * @param cluster          MCDHOOKS_CLUSTER: the name every message carries (required)
- * @param gatedPools       MCDHOOKS_GATED_POOLS: comma-separated pools whose gates are requested, {@code *} for all
+ * @param gatedPools       MCDHOOKS_GATED_POOLS: without the gatekeeper, the pools whose gates are
+ *                         requested ({@code *}: all); with it, the UpdateHooks decide
  * @param gateTimeout      MCDHOOKS_GATE_TIMEOUT: a gate request's deadline after it opens
  * @param recoveryLookback MCDHOOKS_RECOVERY_LOOKBACK: how far back a restart reads what was published
  * @param httpPort         MCDHOOKS_HTTP_PORT: health endpoints; 0 picks a free port
  * @param createTopics     MCDHOOKS_CREATE_TOPICS: create missing topics at start (local runs)
  * @param topicPartitions  MCDHOOKS_TOPIC_PARTITIONS: partitions of topics it creates
+ * @param gatekeeper       MCDHOOKS_GATEKEEPER: enforce gates (true), or only publish (false)
+ * @param namespace        MCDHOOKS_NAMESPACE: where the gatekeeper keeps its gate pods and budgets
+ * @param gatePodImage     MCDHOOKS_GATE_POD_IMAGE: the image of gate pods (they only sit there)
+ * @param tick             MCDHOOKS_TICK: how often deadlines are checked
  */
 public record BridgeConfig(
         String cluster,
@@ -32,7 +37,14 @@ public record BridgeConfig(
         Duration recoveryLookback,
         int httpPort,
         boolean createTopics,
-        int topicPartitions) {
+        int topicPartitions,
+        String verdictsTopic,
+        String decisionsTopic,
+        String deadLetterTopic,
+        boolean gatekeeper,
+        String namespace,
+        String gatePodImage,
+        Duration tick) {
 
     public BridgeConfig {
         if (cluster == null || !cluster.matches("^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$")) {
@@ -57,7 +69,14 @@ public record BridgeConfig(
                 Durations.parse("MCDHOOKS_RECOVERY_LOOKBACK", env.getOrDefault("MCDHOOKS_RECOVERY_LOOKBACK", "48h")),
                 integer(env, "MCDHOOKS_HTTP_PORT", 8080),
                 Boolean.parseBoolean(env.getOrDefault("MCDHOOKS_CREATE_TOPICS", "false")),
-                integer(env, "MCDHOOKS_TOPIC_PARTITIONS", 12));
+                integer(env, "MCDHOOKS_TOPIC_PARTITIONS", 12),
+                env.getOrDefault("MCDHOOKS_TOPIC_VERDICTS", Topics.VERDICTS),
+                env.getOrDefault("MCDHOOKS_TOPIC_GATE_DECISIONS", Topics.GATE_DECISIONS),
+                env.getOrDefault("MCDHOOKS_TOPIC_DEAD_LETTER", Topics.DEAD_LETTER),
+                Boolean.parseBoolean(env.getOrDefault("MCDHOOKS_GATEKEEPER", "true")),
+                env.getOrDefault("MCDHOOKS_NAMESPACE", "mcdhooks"),
+                env.getOrDefault("MCDHOOKS_GATE_POD_IMAGE", "registry.k8s.io/pause:3.10"),
+                Durations.parse("MCDHOOKS_TICK", env.getOrDefault("MCDHOOKS_TICK", "1s")));
     }
 
     private static int integer(Map<String, String> env, String name, int fallback) {

@@ -202,7 +202,7 @@ public final class BridgeState {
      * selector matches (a custom pool wins over {@code worker}, as in the MCO); otherwise the
      * pool named in its desired rendered config.
      */
-    String poolOf(NodeView node) {
+    public String poolOf(NodeView node) {
         McnView mcn = node.mcn();
         if (mcn != null && mcn.pool() != null) {
             return mcn.pool();

@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionStage;
 
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,8 +16,10 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.mcdhooks.bridge.gate.GatekeeperService;
 import io.mcdhooks.bridge.mco.McnView;
 import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.Views;
 import io.mcdhooks.bridge.publish.KafkaRecordSender;
 import io.mcdhooks.bridge.publish.Outbox;
@@ -26,12 +28,12 @@ import io.mcdhooks.bridge.publish.PublishedLog;
 import io.mcdhooks.bridge.publish.RecordSender;
 import io.mcdhooks.bridge.publish.TopicSetup;
 import io.mcdhooks.bridge.watch.McoInformers;
+import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.LifecycleEvent;
 import io.mcdhooks.schemas.Message;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
-import io.mcdhooks.schemas.kafka.Topics;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -39,14 +41,15 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
 
 /**
- * Watches Nodes, MachineConfigPools, MachineConfigNodes and rendered MachineConfigs, and
- * publishes lifecycle events and gate requests.
+ * Watches Nodes, MachineConfigPools, MachineConfigNodes and rendered MachineConfigs, publishes
+ * lifecycle events and gate requests, and (unless configured not to) runs the gatekeeper.
  *
- * <p>Start: create missing topics (if configured), read back what was published before (so a
- * restart publishes nothing twice), then start the informers and derive what happened from what
- * the cluster shows. Informer callbacks hop onto this verticle's event loop, which owns the
- * {@link BridgeState} and the {@link Outbox}; Kafka and Kubernetes calls that block run on worker
- * threads. Ready once every informer has synced and the last publish succeeded.
+ * <p>Start: create missing topics (if configured); watch UpdateHooks and gate pods; read back what
+ * was published before (so a restart publishes nothing twice and rebuilds every gate); start the
+ * MCO informers and derive what happened from what the cluster shows; then pull the levers and
+ * follow verdicts. Informer callbacks hop onto this verticle's event loop, which owns all state;
+ * Kafka and Kubernetes calls that block run on worker threads. Ready once every informer has
+ * synced and the last publish succeeded.
  */
 public final class BridgeVerticle extends VerticleBase {
 
@@ -63,8 +66,10 @@ public final class BridgeVerticle extends VerticleBase {
 
     private BridgeState state;
     private Outbox outbox;
+    private GatekeeperService gatekeeper;
     private KafkaRecordSender ownSender;
     private SharedIndexInformer<Node> nodeInformer;
+    private SharedIndexInformer<GenericKubernetesResource> poolInformer;
     private HttpServer http;
     private boolean synced;
     private String mcnVersion;
@@ -83,25 +88,43 @@ public final class BridgeVerticle extends VerticleBase {
 
     @Override
     public Future<?> start() {
-        state = new BridgeState(config.cluster(), GatePolicy.pools(config.gatedPools()), config.gateTimeout(), clock);
         RecordSender sender = injectedSender;
         if (sender == null) {
             ownSender = new KafkaRecordSender(vertx, config.kafka(), "mcdhooks-bridge-" + config.cluster());
             sender = ownSender;
         }
-        outbox = new Outbox(vertx, sender, cloudEvents,
-                Map.of(LifecycleEvent.class, config.lifecycleTopic(), GateRequest.class, config.gateRequestsTopic()),
+        outbox = new Outbox(vertx, sender, cloudEvents, Map.of(
+                LifecycleEvent.class, config.lifecycleTopic(),
+                GateRequest.class, config.gateRequestsTopic(),
+                GateDecision.class, config.decisionsTopic()),
                 URI.create("/clusters/" + config.cluster() + "/bridge"));
+        GatePolicy policy = GatePolicy.pools(config.gatedPools());
+        if (config.gatekeeper()) {
+            gatekeeper = new GatekeeperService(vertx, context, client, new GatekeeperService.Settings(
+                    config.cluster(), config.kafka(), config.verdictsTopic(), config.deadLetterTopic(),
+                    config.namespace(), config.gatePodImage(), config.tick()), new ClusterCaches(), outbox, clock);
+            policy = (stage, pool) -> gatekeeper.gatekeeper().gates(stage, pool);
+        }
+        state = new BridgeState(config.cluster(), policy, config.gateTimeout(), clock);
         return startHttp()
-                .compose(v -> vertx.executeBlocking(this::prepareKafka))
+                .compose(v -> vertx.executeBlocking(this::ensureTopics))
+                .compose(v -> gatekeeper == null ? Future.succeededFuture() : gatekeeper.startWatching())
+                .compose(v -> vertx.executeBlocking(this::readBack))
                 .compose(recovered -> {
-                    recovered.forEach(this::recover);
-                    LOG.atInfo().addKeyValue("messages", recovered.size()).log("read back what was published before");
-                    return startInformers();
+                    recovered.messages().forEach(this::recover);
+                    if (gatekeeper != null) {
+                        gatekeeper.recover(recovered.messages());
+                    }
+                    LOG.atInfo().addKeyValue("messages", recovered.messages().size())
+                            .log("read back what was published before");
+                    return startInformers().map(recovered);
                 })
+                .compose(recovered -> gatekeeper == null ? Future.succeededFuture()
+                        : gatekeeper.follow(recovered.ends()))
                 .onSuccess(v -> {
                     synced = true;
                     LOG.atInfo().addKeyValue("mcn", mcnVersion == null ? "none" : mcnVersion)
+                            .addKeyValue("gatekeeper", gatekeeper != null)
                             .log("bridge watching cluster {}", config.cluster());
                 });
     }
@@ -109,9 +132,10 @@ public final class BridgeVerticle extends VerticleBase {
     @Override
     public Future<?> stop() {
         informers.forEach(SharedIndexInformer::stop);
+        Future<?> gate = gatekeeper == null ? Future.succeededFuture() : gatekeeper.stop();
         Future<?> producer = ownSender == null ? Future.succeededFuture() : ownSender.closeAsync();
         Future<?> server = http == null ? Future.succeededFuture() : http.close();
-        return Future.join(producer, server);
+        return Future.join(gate, producer, server);
     }
 
     /** The port the health endpoints listen on. */
@@ -123,17 +147,33 @@ public final class BridgeVerticle extends VerticleBase {
         return synced && outbox.healthy();
     }
 
-    private List<Message> prepareKafka() {
-        List<String> topics = List.of(config.lifecycleTopic(), config.gateRequestsTopic());
+    /** The gatekeeper, or {@code null} when the bridge only publishes. */
+    public GatekeeperService gatekeeper() {
+        return gatekeeper;
+    }
+
+    private Void ensureTopics() {
         if (config.createTopics()) {
-            List<String> all = new ArrayList<>(topics);
-            all.addAll(List.of(Topics.VERDICTS, Topics.GATE_DECISIONS, Topics.DEAD_LETTER));
-            TopicSetup.ensure(config.kafka(), all, config.topicPartitions());
+            TopicSetup.ensure(config.kafka(), List.of(config.lifecycleTopic(), config.gateRequestsTopic(),
+                    config.verdictsTopic(), config.decisionsTopic(), config.deadLetterTopic()), config.topicPartitions());
+        }
+        return null;
+    }
+
+    /** What a restart reads back, and where each partition's read stopped. */
+    private record ReadBack(List<Message> messages, Map<TopicPartition, Long> ends) {
+    }
+
+    private ReadBack readBack() {
+        List<String> topics = new ArrayList<>(List.of(config.lifecycleTopic(), config.gateRequestsTopic()));
+        if (config.gatekeeper()) {
+            topics.add(config.decisionsTopic());
+            topics.add(config.verdictsTopic());
         }
         List<Message> recovered = new ArrayList<>();
-        PublishedLog.read(config.kafka(), topics, config.cluster(), config.recoveryLookback(), Duration.ofMinutes(2),
-                cloudEvents, clock, recovered::add);
-        return recovered;
+        Map<TopicPartition, Long> ends = PublishedLog.read(config.kafka(), topics, config.cluster(),
+                config.recoveryLookback(), Duration.ofMinutes(2), cloudEvents, clock, recovered::add);
+        return new ReadBack(recovered, ends);
     }
 
     private void recover(Message message) {
@@ -146,11 +186,10 @@ public final class BridgeVerticle extends VerticleBase {
 
     private Future<Void> startInformers() {
         Context ctx = context;
-        // Pools and rendered configs first: gate requests need their facts.
-        SharedIndexInformer<GenericKubernetesResource> pools = McoInformers.informer(client, McoApi.POOL_KIND, "v1",
-                RESYNC_MILLIS, McoInformers.levelHandler(
-                        p -> ctx.runOnContext(v -> publish(state.onPool(Views.pool(p), !synced))),
-                        (p, unknown) -> { }));
+        // Pools and rendered configs first: gate requests and levers need them.
+        poolInformer = McoInformers.informer(client, McoApi.POOL_KIND, "v1", RESYNC_MILLIS, McoInformers.levelHandler(
+                p -> ctx.runOnContext(v -> onPool(p)),
+                (p, unknown) -> { }));
         SharedIndexInformer<GenericKubernetesResource> configs = McoInformers.informer(client, McoApi.CONFIG_KIND, "v1",
                 RESYNC_MILLIS, McoInformers.levelHandler(
                         c -> {
@@ -159,7 +198,7 @@ public final class BridgeVerticle extends VerticleBase {
                             }
                         },
                         (c, unknown) -> { }));
-        return started(pools).compose(v -> started(configs))
+        return started(poolInformer).compose(v -> started(configs))
                 .compose(v -> startMcnInformer(ctx))
                 .compose(v -> {
                     nodeInformer = client.nodes().runnableInformer(RESYNC_MILLIS);
@@ -202,18 +241,37 @@ public final class BridgeVerticle extends VerticleBase {
         }
     }
 
+    private void onPool(GenericKubernetesResource pool) {
+        publish(state.onPool(Views.pool(pool), !synced));
+        if (gatekeeper != null) {
+            gatekeeper.onPool(pool);
+        }
+    }
+
     private void onNode(Node node) {
-        publish(state.onNode(Views.node(node, mcns.get(node.getMetadata().getName())), !synced));
+        publish(state.onNode(view(node), !synced));
+        if (gatekeeper != null) {
+            gatekeeper.onNode(node);
+        }
+    }
+
+    private NodeView view(Node node) {
+        return Views.node(node, mcns.get(node.getMetadata().getName()));
     }
 
     private void publish(List<Outgoing> messages) {
-        messages.forEach(outbox::publish);
+        for (Outgoing message : messages) {
+            outbox.publish(message);
+            if (gatekeeper != null && message.message() instanceof GateRequest request) {
+                // In-process as well as on Kafka: the gate is open before any hook can answer it.
+                gatekeeper.onGateRequest(request);
+            }
+        }
     }
 
     private Future<Void> started(SharedIndexInformer<?> informer) {
         informers.add(informer);
-        CompletionStage<Void> start = informer.start();
-        return Future.fromCompletionStage(start, context);
+        return Future.fromCompletionStage(informer.start(), context);
     }
 
     private Future<HttpServer> startHttp() {
@@ -232,5 +290,33 @@ public final class BridgeVerticle extends VerticleBase {
                 default -> request.response().setStatusCode(404).end();
             }
         }).listen(config.httpPort(), "0.0.0.0").onSuccess(server -> http = server);
+    }
+
+    /** The informer caches, as the gatekeeper sees the cluster. */
+    private final class ClusterCaches implements GatekeeperService.Cluster {
+        @Override
+        public Node node(String name) {
+            return nodeInformer == null ? null : nodeInformer.getStore().getByKey(name);
+        }
+
+        @Override
+        public List<Node> nodes() {
+            return nodeInformer == null ? List.of() : nodeInformer.getStore().list();
+        }
+
+        @Override
+        public GenericKubernetesResource pool(String name) {
+            return poolInformer == null ? null : poolInformer.getStore().getByKey(name);
+        }
+
+        @Override
+        public NodeView view(Node node) {
+            return BridgeVerticle.this.view(node);
+        }
+
+        @Override
+        public String poolOf(NodeView node) {
+            return state.poolOf(node);
+        }
     }
 }

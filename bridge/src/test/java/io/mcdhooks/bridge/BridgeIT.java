@@ -80,6 +80,7 @@ class BridgeIT {
         env.put("MCDHOOKS_HTTP_PORT", "0");
         env.put("MCDHOOKS_CREATE_TOPICS", "true");
         env.put("MCDHOOKS_TOPIC_PARTITIONS", "3");
+        env.put("MCDHOOKS_GATEKEEPER", "false");
         config = BridgeConfig.fromEnvironment(env);
         vertx = Vertx.vertx();
         reader = new KafkaTopicReader(broker.bootstrapServers(), List.of(config.lifecycleTopic(), config.gateRequestsTopic()));

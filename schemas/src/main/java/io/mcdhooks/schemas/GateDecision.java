@@ -11,6 +11,7 @@ import java.util.List;
  * @param blockingHooks the hooks that keep the gate closed
  * @param summary       one line for humans
  * @param override      who overrode the gate and why, for {@link Decision#OVERRIDDEN}
+ * @param openedAt      when the gate opened
  */
 public record GateDecision(
         String cluster,
@@ -26,6 +27,7 @@ public record GateDecision(
         List<String> blockingHooks,
         String summary,
         OperatorOverride override,
+        Instant openedAt,
         Instant decidedAt) implements Message {
 
     private static final String KIND = "GateDecision";
@@ -61,6 +63,8 @@ public record GateDecision(
 
     /** What the gatekeeper concluded. */
     public enum Decision {
+        /** The gate opened and waits on the hooks listed. */
+        OPENED,
         /** Every required hook passed. */
         RELEASED,
         /** A required hook failed. */
@@ -77,8 +81,16 @@ public record GateDecision(
     /** Whether a hook's verdicts can hold a gate. */
     public enum Mode { Enforcing, Advisory }
 
-    /** One hook's standing: its latest outcome and why. */
-    public record HookStatus(String hook, HookState state, Mode mode, String reason, String message, Instant at) {
+    /** What a timeout of a hook does. */
+    public enum FailurePolicy { Fail, Ignore }
+
+    /**
+     * One hook's standing: its latest outcome and why, and the settings the gate snapshotted for
+     * it when it opened.
+     */
+    public record HookStatus(String hook, HookState state, Mode mode, String reason, String message, Instant at,
+                             FailurePolicy failurePolicy, Integer timeoutSeconds, Integer maxExtensionSeconds,
+                             Instant deadline, Boolean signed, Boolean pausePool) {
         public HookStatus {
             Require.text(hook, KIND, "hooks[].hook");
             Require.present(state, KIND, "hooks[].state");

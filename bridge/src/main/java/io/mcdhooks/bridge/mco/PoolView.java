@@ -26,13 +26,20 @@ public record PoolView(
         int degradedMachineCount,
         Map<String, String> nodeSelector,
         Map<String, String> conditions,
-        String degradedMessage) {
+        String degradedMessage,
+        Map<String, String> annotations) {
 
     public PoolView {
         Objects.requireNonNull(name, "name");
         maxUnavailable = maxUnavailable == null ? "1" : maxUnavailable;
         nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
         conditions = conditions == null ? Map.of() : Map.copyOf(conditions);
+        annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
+    }
+
+    /** The pool moves to a target config it has not reached. */
+    public boolean rolling() {
+        return targetConfig != null && !targetConfig.equals(currentConfig);
     }
 
     public boolean condition(String type) {

@@ -55,7 +55,8 @@ public final class Views {
                 integer(pool.get("status", "degradedMachineCount")),
                 stringMap(pool.get("spec", "nodeSelector", "matchLabels")),
                 conditions,
-                degradedMessage);
+                degradedMessage,
+                meta.getAnnotations());
     }
 
     public static McnView machineConfigNode(GenericKubernetesResource mcn) {

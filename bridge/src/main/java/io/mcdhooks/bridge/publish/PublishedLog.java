@@ -39,14 +39,16 @@ public final class PublishedLog {
     private PublishedLog() {
     }
 
-    /** Hands every message of {@code cluster} found in {@code topics} to {@code sink}, in log order per partition. */
-    public static long read(KafkaSettings settings, List<String> topics, String cluster, Duration lookback,
+    /**
+     * Hands every message of {@code cluster} found in {@code topics} to {@code sink}, in log order
+     * per partition, and returns where the read stopped: the end offset of every partition.
+     */
+    public static Map<TopicPartition, Long> read(KafkaSettings settings, List<String> topics, String cluster, Duration lookback,
                             Duration timeout, CloudEventsKafka cloudEvents, Clock clock, Consumer<Message> sink) {
         Map<String, Object> config = new HashMap<>(settings.asMap());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, "mcdhooks-bridge-recovery");
-        long count = 0;
         try (KafkaConsumer<String, byte[]> consumer =
                      new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
@@ -57,7 +59,7 @@ public final class PublishedLog {
                 }
             }
             if (partitions.isEmpty()) {
-                return 0;
+                return Map.of();
             }
             consumer.assign(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
@@ -79,7 +81,6 @@ public final class PublishedLog {
                         Message message = cloudEvents.fromRecord(record.key(), record.headers(), record.value()).message();
                         if (cluster.equals(message.cluster())) {
                             sink.accept(message);
-                            count++;
                         }
                     } catch (InvalidMessageException e) {
                         LOG.atWarn().addKeyValue("topic", record.topic()).addKeyValue("partition", record.partition())
@@ -87,8 +88,8 @@ public final class PublishedLog {
                     }
                 }
             }
+            return end;
         }
-        return count;
     }
 
     private static boolean caughtUp(KafkaConsumer<?, ?> consumer, List<TopicPartition> partitions,

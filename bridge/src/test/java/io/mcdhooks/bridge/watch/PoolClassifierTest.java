@@ -52,7 +52,7 @@ class PoolClassifierTest {
     @Test
     void reportsADegradedPoolWithItsMessage() {
         PoolView degraded = new PoolView("worker", "uid", "1", 1, NEW, OLD, false, "1", 3, 0, 1, Map.of(),
-                Map.of("Degraded", "True"), "Node w1 is reporting: failed to drain");
+                Map.of("Degraded", "True"), "Node w1 is reporting: failed to drain", Map.of());
 
         assertThat(PoolClassifier.classify(PoolProgress.NONE, degraded, false))
                 .extracting(Observed::transition).containsExactly(NEW_TARGET_CONFIG, POOL_DEGRADED);
@@ -82,6 +82,6 @@ class PoolClassifierTest {
     private static PoolView pool(String target, String current, boolean paused, long generation,
                                  Map<String, String> conditions) {
         return new PoolView("worker", "uid-worker", "1", generation, target, current, paused, "1", 3, 0, 0,
-                Map.of("node-role.kubernetes.io/worker", ""), conditions, null);
+                Map.of("node-role.kubernetes.io/worker", ""), conditions, null, Map.of());
     }
 }

@@ -1,0 +1,275 @@
+package io.mcdhooks.bridge.gate;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateDecision.Decision;
+import io.mcdhooks.schemas.GateDecision.FailurePolicy;
+import io.mcdhooks.schemas.GateDecision.HookState;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Outcome;
+import io.mcdhooks.schemas.Verdict;
+
+/**
+ * The gate state machine: pure functions from a gate and an input (a verdict, the passing of
+ * time, an override) to the gate after it and, when the decision changed, the decision to publish.
+ *
+ * <p>Rules:
+ * <ul>
+ * <li>The hooks a gate waits on are snapshotted when it opens; later registrations do not join,
+ *     and a hook deleted while the gate waits is still waited on (deleting a hook must not be a
+ *     way to open gates: an override is).
+ * <li>Per hook the verdict produced last counts, until the gate is released; a FAIL may be
+ *     followed by a PASS of the same attempt. Older or repeated verdicts change nothing.
+ * <li>Any enforcing FAIL blocks. An enforcing hook without a final verdict past its deadline has
+ *     timed out: {@code Fail} holds the gate, {@code Ignore} lets it pass, recorded. All enforcing
+ *     hooks passed (or ignored) releases. PENDING pushes a hook's deadline to produce time plus
+ *     its timeout, never beyond open time plus timeout plus its maximum extension.
+ * <li>Advisory hooks are recorded and reported, and never hold a gate.
+ * <li>An override decides alone: release (final) or block (until released by another override).
+ * <li>Released is final: the gate is closed.
+ * </ul>
+ */
+public final class GateMachine {
+
+    private GateMachine() {
+    }
+
+    /** The result of an input: the gate after it, what became of a verdict, and a decision if it changed. */
+    public record Step(Gate gate, VerdictFate fate, GateDecision decision) {
+    }
+
+    /** Opens a gate for {@code request}, waiting on the registered hooks that apply to it. */
+    public static Step open(GateRequest request, List<HookSpec> registered, Instant now) {
+        Map<String, Gate.Slot> slots = new TreeMap<>();
+        for (HookSpec hook : registered) {
+            if (hook.appliesTo(request)) {
+                slots.put(hook.name(), new Gate.Slot(hook.name(), hook.mode(), hook.failurePolicy(), hook.timeout(),
+                        hook.maxExtension(), hook.signed(),
+                        hook.onPostUpdateFailure() == HookSpec.PostUpdateFailure.HoldAndPausePool,
+                        now.plus(hook.timeout()), null));
+            }
+        }
+        Gate gate = new Gate(request, now, slots, null, false, null);
+        return decide(gate, null, now, true);
+    }
+
+    /**
+     * A gate as its latest published decision describes it: the hooks with their snapshotted
+     * settings and deadlines, the override, whether it was released. Replaying the gate's
+     * verdicts on top restores the latest verdict of each hook.
+     */
+    public static Gate restore(GateRequest request, GateDecision latest) {
+        Map<String, Gate.Slot> slots = new TreeMap<>();
+        for (GateDecision.HookStatus h : latest.hooks()) {
+            slots.put(h.hook(), new Gate.Slot(h.hook(), h.mode() == null ? GateDecision.Mode.Enforcing : h.mode(),
+                    h.failurePolicy() == null ? FailurePolicy.Fail : h.failurePolicy(),
+                    Duration.ofSeconds(h.timeoutSeconds() == null ? 0 : h.timeoutSeconds()),
+                    Duration.ofSeconds(h.maxExtensionSeconds() == null ? 0 : h.maxExtensionSeconds()),
+                    Boolean.TRUE.equals(h.signed()), Boolean.TRUE.equals(h.pausePool()),
+                    h.deadline() == null ? latest.openedAt() : h.deadline(), null));
+        }
+        Gate.Override override = latest.decision() == Decision.OVERRIDDEN && latest.override() != null
+                ? new Gate.Override(latest.released(), latest.override().by(), latest.override().reason(),
+                        latest.decidedAt())
+                : null;
+        Instant opened = latest.openedAt() == null ? latest.decidedAt() : latest.openedAt();
+        return new Gate(request, opened, slots, override, latest.released(), latest);
+    }
+
+    public static Step onVerdict(Gate gate, Verdict verdict, Instant now) {
+        Step accepted = accept(gate, verdict, now);
+        if (accepted.fate() != VerdictFate.ACCEPTED) {
+            return accepted;
+        }
+        Step step = decide(accepted.gate(), null, now, false);
+        return new Step(step.gate(), VerdictFate.ACCEPTED, step.decision());
+    }
+
+    /**
+     * Replays verdicts that reached a gate before a restart, then decides once: a decision only
+     * if where the verdicts lead differs from the decision the gate was restored from.
+     */
+    public static Step replay(Gate restored, List<Verdict> verdicts, Instant now) {
+        Gate gate = restored;
+        for (Verdict verdict : verdicts) {
+            gate = accept(gate, verdict, now).gate();
+        }
+        return decide(gate, null, now, false);
+    }
+
+    /** Takes a verdict into the gate's hooks, without deciding. */
+    private static Step accept(Gate gate, Verdict verdict, Instant now) {
+        GateRequest request = gate.request();
+        if (verdict.attempt() != request.attempt()
+                || verdict.stage() != request.stage()
+                || !verdict.targetConfig().equals(request.targetConfig())
+                || !verdict.pool().equals(request.pool().name())
+                || !Objects.equals(verdict.node(), request.node() == null ? null : request.node().name())) {
+            return new Step(gate, VerdictFate.STALE, null);
+        }
+        Gate.Slot slot = gate.hooks().get(verdict.hook());
+        if (slot == null) {
+            return new Step(gate, VerdictFate.UNKNOWN_HOOK, null);
+        }
+        if (gate.released()) {
+            return new Step(gate, VerdictFate.CLOSED, null);
+        }
+        if (slot.latest() != null && !verdict.producedAt().isAfter(slot.latest().producedAt())) {
+            return new Step(gate, VerdictFate.DUPLICATE, null);
+        }
+        Instant deadline = slot.deadline();
+        if (verdict.outcome() == Outcome.PENDING) {
+            // A heartbeat from the future must not buy time: count it from no later than now.
+            Instant beat = verdict.producedAt().isAfter(now) ? now : verdict.producedAt();
+            Instant cap = gate.openedAt().plus(slot.timeout()).plus(slot.maxExtension());
+            Instant wanted = beat.plus(slot.timeout());
+            deadline = latest(deadline, wanted.isAfter(cap) ? cap : wanted);
+        }
+        Map<String, Gate.Slot> slots = new TreeMap<>(gate.hooks());
+        slots.put(slot.hook(), slot.withVerdict(verdict, deadline));
+        return new Step(gate.with(slots, gate.override(), gate.released(), gate.last()), VerdictFate.ACCEPTED, null);
+    }
+
+    /** Time passed: deadlines may have come. */
+    public static Step onTick(Gate gate, Instant now) {
+        return decide(gate, null, now, false);
+    }
+
+    public static Step onOverride(Gate gate, Gate.Override override, Instant now) {
+        if (gate.released()) {
+            return new Step(gate, null, null);
+        }
+        return decide(gate.with(gate.hooks(), override, false, gate.last()), null, now, false);
+    }
+
+    /** The decision the gate stands at now, whether or not it changed. */
+    public static GateDecision evaluate(Gate gate, Instant now) {
+        List<GateDecision.HookStatus> statuses = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        List<String> timedOutHeld = new ArrayList<>();
+        List<String> timedOutIgnored = new ArrayList<>();
+        List<String> waiting = new ArrayList<>();
+        for (Gate.Slot slot : gate.hooks().values()) {
+            HookState state = stateOf(slot, now);
+            statuses.add(status(slot, state));
+            if (!slot.enforcing()) {
+                continue;
+            }
+            switch (state) {
+                case FAIL -> failed.add(slot.hook());
+                case TIMED_OUT -> (slot.failurePolicy() == FailurePolicy.Fail ? timedOutHeld : timedOutIgnored)
+                        .add(slot.hook());
+                case MISSING, PENDING -> waiting.add(slot.hook());
+                case PASS -> { }
+            }
+        }
+        Decision decision;
+        boolean released;
+        List<String> blocking = new ArrayList<>();
+        Gate.Override override = gate.override();
+        if (gate.released() && gate.last() != null) {
+            return gate.last();
+        } else if (override != null) {
+            decision = Decision.OVERRIDDEN;
+            released = override.release();
+        } else if (!failed.isEmpty()) {
+            decision = Decision.BLOCKED;
+            released = false;
+            blocking.addAll(failed);
+            blocking.addAll(timedOutHeld);
+        } else if (!timedOutHeld.isEmpty()) {
+            decision = Decision.TIMED_OUT;
+            released = false;
+            blocking.addAll(timedOutHeld);
+        } else if (waiting.isEmpty()) {
+            decision = timedOutIgnored.isEmpty() ? Decision.RELEASED : Decision.TIMED_OUT;
+            released = true;
+        } else {
+            decision = Decision.OPENED;
+            released = false;
+            blocking.addAll(waiting);
+        }
+        GateRequest r = gate.request();
+        return new GateDecision(r.cluster(), r.gateId(), r.attempt(), r.stage(), r.pool().name(),
+                r.node() == null ? null : r.node().name(), r.targetConfig(), decision, released, statuses, blocking,
+                summary(gate, decision, released, blocking, timedOutIgnored, now),
+                override == null ? null : new GateDecision.OperatorOverride(override.by(), override.reason()),
+                gate.openedAt(), now);
+    }
+
+    private static Step decide(Gate gate, VerdictFate fate, Instant now, boolean opening) {
+        GateDecision decision = evaluate(gate, now);
+        GateDecision last = gate.last();
+        boolean changed = opening || last == null
+                || last.decision() != decision.decision()
+                || last.released() != decision.released()
+                || !last.blockingHooks().equals(decision.blockingHooks());
+        if (!changed) {
+            return new Step(gate, fate, null);
+        }
+        Gate next = gate.with(gate.hooks(), gate.override(), decision.released(), decision);
+        return new Step(next, fate, decision);
+    }
+
+    static HookState stateOf(Gate.Slot slot, Instant now) {
+        if (slot.timedOut(now)) {
+            return HookState.TIMED_OUT;
+        }
+        if (slot.latest() == null) {
+            return HookState.MISSING;
+        }
+        return switch (slot.latest().outcome()) {
+            case PASS -> HookState.PASS;
+            case FAIL -> HookState.FAIL;
+            case PENDING -> HookState.PENDING;
+        };
+    }
+
+    private static GateDecision.HookStatus status(Gate.Slot slot, HookState state) {
+        Verdict v = slot.latest();
+        return new GateDecision.HookStatus(slot.hook(), state, slot.mode(),
+                v == null ? null : v.reason(), v == null ? null : v.message(), v == null ? null : v.producedAt(),
+                slot.failurePolicy(), seconds(slot.timeout()), seconds(slot.maxExtension()), slot.deadline(),
+                slot.signed(), slot.pausePoolOnFailure());
+    }
+
+    /** One line for humans: who holds the gate and why, e.g. "blocked by kmod-check: FAIL ModulesMissing". */
+    private static String summary(Gate gate, Decision decision, boolean released, List<String> blocking,
+                                  List<String> ignored, Instant now) {
+        return switch (decision) {
+            case OVERRIDDEN -> (released ? "released" : "blocked") + " by operator " + gate.override().by()
+                    + ": " + gate.override().reason();
+            case RELEASED -> gate.hooks().isEmpty() ? "no hooks to wait on" : "every required hook passed";
+            case TIMED_OUT -> released ? "passed; timed out and ignored: " + String.join(", ", ignored)
+                    : "timed out waiting on " + describe(gate, blocking, now);
+            case BLOCKED -> "blocked by " + describe(gate, blocking, now);
+            case OPENED -> "waiting on " + describe(gate, blocking, now);
+        };
+    }
+
+    private static String describe(Gate gate, List<String> hooks, Instant now) {
+        List<String> parts = new ArrayList<>();
+        for (String name : hooks) {
+            Gate.Slot slot = gate.hooks().get(name);
+            HookState state = stateOf(slot, now);
+            Verdict v = slot.latest();
+            parts.add(name + ": " + state + (v != null && state != HookState.TIMED_OUT ? " " + v.reason() : ""));
+        }
+        return String.join("; ", parts);
+    }
+
+    private static Instant latest(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
+    }
+
+    private static Integer seconds(Duration d) {
+        return (int) Math.min(Integer.MAX_VALUE, d.toSeconds());
+    }
+}

@@ -1,0 +1,148 @@
+package io.mcdhooks.bridge.gate;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Stage;
+import io.mcdhooks.schemas.Verdict;
+
+/**
+ * The gatekeeper's memory: every gate of this cluster and the hooks registered now. It opens
+ * gates from gate requests, feeds them verdicts, overrides and the passing of time through the
+ * {@link GateMachine}, and hands every changed decision on (to Kafka, to Kubernetes Events, to
+ * the levers). No I/O of its own; one event loop owns it.
+ */
+public final class Gatekeeper {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Gatekeeper.class);
+
+    private final String cluster;
+    private final Clock clock;
+    private final Consumer<GateDecision> decisions;
+    private final Map<String, Gate> gates = new HashMap<>();
+    private final Map<String, HookSpec> hooks = new HashMap<>();
+    private final Map<VerdictFate, Long> fates = new EnumMap<>(VerdictFate.class);
+
+    /** @param decisions receives every decision that changed, in order */
+    public Gatekeeper(String cluster, Clock clock, Consumer<GateDecision> decisions) {
+        this.cluster = cluster;
+        this.clock = clock;
+        this.decisions = decisions;
+    }
+
+    public void putHook(HookSpec hook) {
+        hooks.put(hook.name(), hook);
+    }
+
+    public void removeHook(String name) {
+        hooks.remove(name);
+    }
+
+    public Collection<HookSpec> hooks() {
+        return List.copyOf(hooks.values());
+    }
+
+    /** Whether any registered hook gates {@code stage} of {@code pool}: the bridge then requests such gates. */
+    public boolean gates(Stage stage, String pool) {
+        return hooks.values().stream().anyMatch(h -> h.gates(stage, pool));
+    }
+
+    /** Opens the gate a request asks for, unless it is open already at this attempt or a later one. */
+    public void onGateRequest(GateRequest request) {
+        if (!cluster.equals(request.cluster())) {
+            return;
+        }
+        Gate existing = gates.get(request.gateId());
+        if (existing != null && existing.request().attempt() >= request.attempt()) {
+            return;
+        }
+        apply(GateMachine.open(request, List.copyOf(hooks.values()), clock.instant()));
+    }
+
+    /** A gate as it stood before a restart: its latest decision, then the verdicts it had received. */
+    public void restore(GateRequest request, GateDecision latest, List<Verdict> verdicts) {
+        Instant now = clock.instant();
+        GateMachine.Step step = latest == null
+                ? GateMachine.open(request, List.copyOf(hooks.values()), now)
+                : new GateMachine.Step(GateMachine.restore(request, latest), null, null);
+        if (step.decision() != null) {
+            decisions.accept(step.decision());
+        }
+        apply(GateMachine.replay(step.gate(), verdicts, now));
+    }
+
+    public VerdictFate onVerdict(Verdict verdict) {
+        Gate gate = gates.get(verdict.gateId());
+        VerdictFate fate;
+        if (gate == null) {
+            fate = VerdictFate.UNKNOWN_GATE;
+        } else {
+            GateMachine.Step step = GateMachine.onVerdict(gate, verdict, clock.instant());
+            apply(step);
+            fate = step.fate();
+        }
+        fates.merge(fate, 1L, Long::sum);
+        return fate;
+    }
+
+    /** An operator's override of a gate's current attempt; {@code false} if there is no such gate. */
+    public boolean onOverride(String gateId, Gate.Override override) {
+        Gate gate = gates.get(gateId);
+        if (gate == null) {
+            return false;
+        }
+        if (!override.equals(gate.override())) {
+            LOG.atWarn().addKeyValue("gate", gateId).addKeyValue("by", override.by())
+                    .log("operator override: {} ({})", override.release() ? "release" : "block", override.reason());
+            apply(GateMachine.onOverride(gate, override, clock.instant()));
+        }
+        return true;
+    }
+
+    /** Lets time pass: deadlines may have come. */
+    public void tick() {
+        Instant now = clock.instant();
+        for (Gate gate : new ArrayList<>(gates.values())) {
+            if (!gate.released()) {
+                apply(GateMachine.onTick(gate, now));
+            }
+        }
+    }
+
+    public Gate gate(String gateId) {
+        return gates.get(gateId);
+    }
+
+    public Collection<Gate> gates() {
+        return List.copyOf(gates.values());
+    }
+
+    /** How many verdicts met each fate since start. */
+    public Map<VerdictFate, Long> verdictFates() {
+        return Map.copyOf(fates);
+    }
+
+    /** Forgets released gates opened before {@code before}: nothing can change them any more. */
+    public void forgetReleasedBefore(Instant before) {
+        gates.values().removeIf(g -> g.released() && g.openedAt().isBefore(before));
+    }
+
+    private void apply(GateMachine.Step step) {
+        gates.put(step.gate().id(), step.gate());
+        if (step.decision() != null) {
+            decisions.accept(step.decision());
+        }
+    }
+}

@@ -1,0 +1,427 @@
+package io.mcdhooks.bridge.gate;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.mcdhooks.bridge.hooks.HookSpecs;
+import io.mcdhooks.bridge.hooks.UpdateHook;
+import io.mcdhooks.bridge.mco.NodeView;
+import io.mcdhooks.bridge.mco.PoolView;
+import io.mcdhooks.bridge.mco.Views;
+import io.mcdhooks.bridge.publish.EventIds;
+import io.mcdhooks.bridge.publish.Outbox;
+import io.mcdhooks.bridge.publish.Outgoing;
+import io.mcdhooks.bridge.watch.McoInformers;
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Message;
+import io.mcdhooks.schemas.Verdict;
+import io.mcdhooks.schemas.codec.InvalidMessageException;
+import io.mcdhooks.schemas.codec.MessageCodec;
+import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import io.mcdhooks.schemas.kafka.DeadLetters;
+import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.kafka.client.common.TopicPartition;
+import io.vertx.kafka.client.consumer.KafkaConsumer;
+import io.vertx.kafka.client.producer.KafkaProducer;
+import io.vertx.kafka.client.producer.KafkaProducerRecord;
+
+/**
+ * The gatekeeper's adapters around {@link Gatekeeper}: UpdateHooks from the API, gate requests
+ * from the bridge, verdicts from Kafka (refused ones to the dead-letter topic), decisions to
+ * Kafka and to Kubernetes Events, overrides from annotations, and the levers through
+ * {@link LeverActuator}. Runs on the bridge verticle's event loop, which owns all its state.
+ */
+public final class GatekeeperService {
+
+    /** Annotation on a Node or MachineConfigPool by which an operator overrides its gate. */
+    public static final String OVERRIDE_ANNOTATION = "mcdhooks.io/override";
+
+    private static final Logger LOG = LoggerFactory.getLogger(GatekeeperService.class);
+    private static final ObjectMapper JSON = MessageCodec.newObjectMapper();
+    private static final long RESYNC_MILLIS = Duration.ofMinutes(5).toMillis();
+
+    /** What the service needs of the bridge: its caches and its judgement of pools. */
+    public interface Cluster {
+        Node node(String name);
+
+        List<Node> nodes();
+
+        GenericKubernetesResource pool(String name);
+
+        NodeView view(Node node);
+
+        String poolOf(NodeView node);
+    }
+
+    /** Settings of the gatekeeper. */
+    public record Settings(String cluster, KafkaSettings kafka, String verdictsTopic, String deadLetterTopic,
+                           String namespace, String pauseImage, Duration tick) {
+    }
+
+    private final Vertx vertx;
+    private final Context context;
+    private final KubernetesClient client;
+    private final Settings settings;
+    private final Cluster cluster;
+    private final Outbox decisionsOutbox;
+    private final Gatekeeper gatekeeper;
+    private final LeverActuator levers;
+    private final CloudEventsKafka cloudEvents = new CloudEventsKafka(new MessageCodec());
+    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+    private KafkaConsumer<byte[], byte[]> verdicts;
+    private KafkaProducer<byte[], byte[]> deadLetters;
+    private long timer = -1;
+    private long deadLettered;
+
+    public GatekeeperService(Vertx vertx, Context context, KubernetesClient client, Settings settings,
+                             Cluster cluster, Outbox decisionsOutbox, Clock clock) {
+        this.vertx = vertx;
+        this.context = context;
+        this.client = client;
+        this.settings = settings;
+        this.cluster = cluster;
+        this.decisionsOutbox = decisionsOutbox;
+        this.gatekeeper = new Gatekeeper(settings.cluster(), clock, this::decided);
+        this.levers = new LeverActuator(vertx, client, settings.namespace(), settings.pauseImage());
+    }
+
+    public Gatekeeper gatekeeper() {
+        return gatekeeper;
+    }
+
+    public LeverActuator levers() {
+        return levers;
+    }
+
+    /** Verdicts and other records refused so far. */
+    public long deadLettered() {
+        return deadLettered;
+    }
+
+    /** Watches UpdateHooks, and the gate pods and budgets in its namespace; completes once synced. */
+    public Future<Void> startWatching() {
+        SharedIndexInformer<UpdateHook> hooks = client.resources(UpdateHook.class).runnableInformer(RESYNC_MILLIS);
+        hooks.addEventHandler(McoInformers.levelHandler(
+                h -> context.runOnContext(v -> onHook(h)),
+                (h, unknown) -> context.runOnContext(v -> {
+                    gatekeeper.removeHook(h.getMetadata().getName());
+                    reconcileAll();
+                })));
+        String selector = LeverActuator.MANAGED_BY + "=" + LeverActuator.MANAGER;
+        SharedIndexInformer<Pod> pods = client.pods().inNamespace(settings.namespace())
+                .withLabel(LeverActuator.MANAGED_BY, LeverActuator.MANAGER).runnableInformer(RESYNC_MILLIS);
+        pods.addEventHandler(McoInformers.levelHandler(
+                p -> context.runOnContext(v -> gateObject(p, true, true)),
+                (p, unknown) -> context.runOnContext(v -> gateObject(p, false, true))));
+        SharedIndexInformer<PodDisruptionBudget> budgets = client.policy().v1().podDisruptionBudget()
+                .inNamespace(settings.namespace()).withLabel(LeverActuator.MANAGED_BY, LeverActuator.MANAGER)
+                .runnableInformer(RESYNC_MILLIS);
+        budgets.addEventHandler(McoInformers.levelHandler(
+                b -> context.runOnContext(v -> gateObject(b, true, false)),
+                (b, unknown) -> context.runOnContext(v -> gateObject(b, false, false))));
+        LOG.atDebug().log("watching gate objects with {}", selector);
+        return Future.all(start(hooks), start(pods), start(budgets)).mapEmpty();
+    }
+
+    /**
+     * Rebuilds the gates from what Kafka holds (gate requests, decisions, verdicts of this
+     * cluster, oldest first). Call before the node and pool informers start: levers planned
+     * without the gates could lift a cordon a held gate needs.
+     */
+    public void recover(List<Message> recovered) {
+        Map<String, GateRequest> requests = new LinkedHashMap<>();
+        Map<String, GateDecision> latest = new HashMap<>();
+        Map<String, List<Verdict>> verdictsByGate = new HashMap<>();
+        for (Message message : recovered) {
+            if (message instanceof GateRequest r) {
+                GateRequest known = requests.get(r.gateId());
+                if (known == null || known.attempt() <= r.attempt()) {
+                    requests.put(r.gateId(), r);
+                }
+            } else if (message instanceof GateDecision d) {
+                latest.put(d.gateId() + "#" + d.attempt(), d);
+            } else if (message instanceof Verdict v) {
+                verdictsByGate.computeIfAbsent(v.gateId(), k -> new ArrayList<>()).add(v);
+            }
+        }
+        for (GateRequest r : requests.values()) {
+            gatekeeper.restore(r, latest.get(r.gateId() + "#" + r.attempt()),
+                    verdictsByGate.getOrDefault(r.gateId(), List.of()));
+        }
+        LOG.atInfo().addKeyValue("gates", requests.size()).log("gates rebuilt from Kafka");
+    }
+
+    /**
+     * Once the cluster's objects are known: pulls every lever to where the gates say, lets time
+     * pass for deadlines, and follows the verdicts topic from {@code ends} (where recovery stopped).
+     */
+    public Future<Void> follow(Map<org.apache.kafka.common.TopicPartition, Long> ends) {
+        reconcileAll();
+        timer = vertx.setPeriodic(settings.tick().toMillis(), t -> {
+            gatekeeper.tick();
+            gatekeeper.forgetReleasedBefore(java.time.Instant.now().minus(Duration.ofHours(6)));
+        });
+        return followVerdicts(ends);
+    }
+
+    public Future<Void> stop() {
+        informers.forEach(SharedIndexInformer::stop);
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+        }
+        Future<Void> consumer = verdicts == null ? Future.succeededFuture() : verdicts.close();
+        Future<Void> producer = deadLetters == null ? Future.succeededFuture() : deadLetters.close();
+        return Future.join(consumer, producer).mapEmpty();
+    }
+
+    public void onGateRequest(GateRequest request) {
+        gatekeeper.onGateRequest(request);
+    }
+
+    /** A node changed: overrides on it, then its levers (and its pool's pause). */
+    public void onNode(Node node) {
+        NodeView view = cluster.view(node);
+        override(node, view.desiredConfig());
+        reconcileNode(node);
+        String pool = cluster.poolOf(view);
+        if (pool != null) {
+            reconcilePoolPause(pool);
+        }
+    }
+
+    public void onPool(GenericKubernetesResource pool) {
+        override(pool, null);
+        reconcilePool(pool.getMetadata().getName());
+    }
+
+    private void onHook(UpdateHook hook) {
+        try {
+            gatekeeper.putHook(HookSpecs.from(hook));
+        } catch (IllegalArgumentException e) {
+            LOG.atWarn().addKeyValue("hook", hook.getMetadata().getName()).log("ignoring hook: {}", e.getMessage());
+            gatekeeper.removeHook(hook.getMetadata().getName());
+        }
+        reconcileAll();
+    }
+
+    private void decided(GateDecision decision) {
+        decisionsOutbox.publish(new Outgoing(decision, EventIds.lifecycle(decision.cluster(), "GateDecision",
+                decision.gateId(), Integer.toString(decision.attempt()), decision.decision().name(),
+                decision.decidedAt().toString()), decision.decidedAt()));
+        LOG.atInfo().addKeyValue("gate", decision.gateId()).addKeyValue("decision", decision.decision())
+                .log(decision.summary());
+        vertx.executeBlocking(() -> {
+            GateEvents.record(client, decision);
+            return null;
+        }, false).onFailure(e -> LOG.atWarn().addKeyValue("gate", decision.gateId())
+                .log("could not record the Kubernetes Event: {}", e.getMessage()));
+        if (decision.node() != null) {
+            Node node = cluster.node(decision.node());
+            if (node != null) {
+                reconcileNode(node);
+            }
+        }
+        reconcilePoolPause(decision.pool());
+    }
+
+    private void reconcileAll() {
+        Set<String> pools = new java.util.HashSet<>();
+        for (Node node : cluster.nodes()) {
+            reconcileNode(node);
+            String pool = cluster.poolOf(cluster.view(node));
+            if (pool != null) {
+                pools.add(pool);
+            }
+        }
+        pools.forEach(this::reconcilePoolPause);
+    }
+
+    private void reconcilePool(String pool) {
+        for (Node node : cluster.nodes()) {
+            if (pool.equals(cluster.poolOf(cluster.view(node)))) {
+                reconcileNode(node);
+            }
+        }
+        reconcilePoolPause(pool);
+    }
+
+    private void reconcileNode(Node node) {
+        NodeView view = cluster.view(node);
+        String poolName = cluster.poolOf(view);
+        GenericKubernetesResource pool = poolName == null ? null : cluster.pool(poolName);
+        PoolView poolView = pool == null ? null : Views.pool(pool);
+        LeverPlan.NodeLevers want = LeverPlan.node(settings.cluster(), poolView, view, gatekeeper.hooks(),
+                gatekeeper::gate);
+        levers.applyNode(node, want, () -> { });
+    }
+
+    private void reconcilePoolPause(String poolName) {
+        GenericKubernetesResource pool = cluster.pool(poolName);
+        if (pool == null) {
+            return;
+        }
+        PoolView view = Views.pool(pool);
+        List<NodeView> nodes = new ArrayList<>();
+        for (Node node : cluster.nodes()) {
+            NodeView nodeView = cluster.view(node);
+            if (poolName.equals(cluster.poolOf(nodeView))) {
+                nodes.add(nodeView);
+            }
+        }
+        Boolean paused = LeverPlan.poolPaused(settings.cluster(), view, nodes, gatekeeper.hooks(), gatekeeper::gate,
+                levers::gatePodReady);
+        levers.applyPool(pool, paused, () -> { });
+    }
+
+    private void gateObject(HasMetadata object, boolean exists, boolean pod) {
+        String name = object.getMetadata().getName();
+        if (pod) {
+            levers.seenGatePod(name, exists);
+        } else {
+            levers.seenGateBudget(name, exists);
+        }
+        Map<String, String> annotations = object.getMetadata().getAnnotations();
+        String nodeName = annotations == null ? null : annotations.get("mcdhooks.io/node");
+        Node node = nodeName == null ? null : cluster.node(nodeName);
+        if (node != null) {
+            reconcileNode(node);
+            String pool = cluster.poolOf(cluster.view(node));
+            if (pool != null) {
+                reconcilePoolPause(pool);
+            }
+        }
+    }
+
+    /**
+     * {@code mcdhooks.io/override: {"gate": "<gate id>", "action": "release"|"block", "by": "...", "reason": "..."}}
+     * on the gate's Node or pool. Who may write it is who may patch Nodes and pools; the API
+     * server's audit log has the real identity behind "by".
+     */
+    private void override(HasMetadata object, String desiredConfig) {
+        Map<String, String> annotations = object.getMetadata().getAnnotations();
+        String text = annotations == null ? null : annotations.get(OVERRIDE_ANNOTATION);
+        if (text == null) {
+            return;
+        }
+        try {
+            JsonNode json = JSON.readTree(text);
+            String gateId = json.path("gate").asText(null);
+            String action = json.path("action").asText("");
+            String by = json.path("by").asText("");
+            String reason = json.path("reason").asText("");
+            if (gateId == null || by.isBlank() || reason.isBlank()
+                    || !("release".equals(action) || "block".equals(action))) {
+                throw new IllegalArgumentException("needs gate, action (release or block), by and reason");
+            }
+            Gate gate = gatekeeper.gate(gateId);
+            Gate.Override override = new Gate.Override("release".equals(action), by, reason,
+                    gate == null || gate.override() == null ? java.time.Instant.now() : gate.override().at());
+            if (gate != null && gate.override() != null && gate.override().release() == override.release()
+                    && gate.override().by().equals(by) && gate.override().reason().equals(reason)) {
+                return;
+            }
+            if (!gatekeeper.onOverride(gateId, override)) {
+                LOG.atWarn().addKeyValue("gate", gateId).log("override names no known gate");
+            }
+        } catch (Exception e) {
+            LOG.atWarn().addKeyValue("object", object.getMetadata().getName())
+                    .log("ignoring malformed {} annotation: {}", OVERRIDE_ANNOTATION, e.getMessage());
+        }
+    }
+
+    private Future<Void> followVerdicts(Map<org.apache.kafka.common.TopicPartition, Long> ends) {
+        Map<String, String> config = new HashMap<>(settings.kafka().asMap());
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, "mcdhooks-gatekeeper-" + settings.cluster());
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        verdicts = KafkaConsumer.create(vertx, config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        Map<String, String> producerConfig = new HashMap<>(settings.kafka().asMap());
+        producerConfig.put("acks", "all");
+        producerConfig.put("enable.idempotence", "true");
+        deadLetters = KafkaProducer.create(vertx, producerConfig, new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer());
+        verdicts.handler(record -> onVerdictRecord(record.record()));
+        verdicts.exceptionHandler(e -> LOG.warn("verdict consumer: {}", e.getMessage()));
+        return verdicts.partitionsFor(settings.verdictsTopic()).compose(infos -> {
+            Set<TopicPartition> partitions = new java.util.HashSet<>();
+            infos.forEach(i -> partitions.add(new TopicPartition(i.getTopic(), i.getPartition())));
+            return verdicts.assign(partitions).compose(v -> {
+                List<Future<Void>> seeks = new ArrayList<>();
+                for (TopicPartition tp : partitions) {
+                    Long end = ends.get(new org.apache.kafka.common.TopicPartition(tp.getTopic(), tp.getPartition()));
+                    if (end != null) {
+                        seeks.add(verdicts.seek(tp, end));
+                    }
+                }
+                return Future.all(seeks).mapEmpty();
+            });
+        });
+    }
+
+    private void onVerdictRecord(ConsumerRecord<byte[], byte[]> record) {
+        String key = record.key() == null ? null : new String(record.key(), java.nio.charset.StandardCharsets.UTF_8);
+        Message message;
+        try {
+            message = cloudEvents.fromRecord(key, record.headers(), record.value()).message();
+        } catch (InvalidMessageException e) {
+            deadLetter(record, e.reason().name(), e.getMessage());
+            return;
+        }
+        if (!(message instanceof Verdict verdict)) {
+            deadLetter(record, "UNEXPECTED_KIND", "a " + message.kind() + " on the verdicts topic");
+            return;
+        }
+        if (!settings.cluster().equals(verdict.cluster())) {
+            return; // another cluster's gate: one Kafka serves a fleet
+        }
+        VerdictFate fate = gatekeeper.onVerdict(verdict);
+        if (fate == VerdictFate.UNKNOWN_GATE) {
+            deadLetter(record, fate.name(), "no gate " + verdict.gateId() + " is known to this gatekeeper");
+        } else if (fate != VerdictFate.ACCEPTED) {
+            LOG.atDebug().addKeyValue("gate", verdict.gateId()).addKeyValue("hook", verdict.hook())
+                    .log("verdict ignored: {}", fate);
+        }
+    }
+
+    private void deadLetter(ConsumerRecord<byte[], byte[]> record, String reason, String error) {
+        deadLettered++;
+        var letter = DeadLetters.of(record, settings.deadLetterTopic(), "gatekeeper", reason, error);
+        KafkaProducerRecord<byte[], byte[]> out = KafkaProducerRecord.create(letter.topic(), letter.key(), letter.value());
+        letter.headers().forEach(h -> out.addHeader(h.key(), io.vertx.core.buffer.Buffer.buffer(h.value())));
+        deadLetters.send(out).onFailure(e -> LOG.atError().addKeyValue("topic", record.topic())
+                .addKeyValue("offset", record.offset()).log("could not dead-letter a refused record: {}", e.getMessage()));
+        LOG.atWarn().addKeyValue("topic", record.topic()).addKeyValue("partition", record.partition())
+                .addKeyValue("offset", record.offset()).log("refused: {}", error);
+    }
+
+    private <T> Future<Void> start(SharedIndexInformer<T> informer) {
+        informers.add(informer);
+        return Future.fromCompletionStage(informer.start(), context);
+    }
+}

@@ -1,0 +1,124 @@
+package io.mcdhooks.bridge.gate;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.bridge.mco.NodeView;
+import io.mcdhooks.bridge.mco.PoolView;
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateId;
+import io.mcdhooks.schemas.Stage;
+
+/**
+ * Which levers of a stock cluster the gatekeeper wants pulled, given the pools, nodes, hooks and
+ * gates: pure, so it can be checked against any state. The levers (see the MCO contract):
+ * <ul>
+ * <li><b>pool pause</b> for pools with pool-pre-update or pre-update hooks: paused at rest; when
+ *     a new target config comes, paused until its pool-pre-update gate is released and every node
+ *     that a pre-update hook watches has its gate pod; paused again once the rollout is done.
+ * <li><b>gate pod</b> (covered by a PodDisruptionBudget that allows no eviction) on each node a
+ *     pre-update hook watches, from the start of a rollout until the node's pre-update gate is
+ *     released: the MCD's drain cannot finish before.
+ * <li><b>post-update taint</b> ({@code NoSchedule}) on each node a post-update hook watches, from
+ *     the moment it is assigned the update until its post-update gate is released: nothing lands
+ *     on it between the MCD's uncordon and the verdict.
+ * <li><b>cordon</b> from the MCD's uncordon request until the post-update gate is released, so
+ *     the node keeps counting against maxUnavailable and a failed node halts the pool.
+ * </ul>
+ */
+public final class LeverPlan {
+
+    /** The taint that keeps workloads off a node whose post-update gate is not released. */
+    public static final String POST_UPDATE_TAINT = "mcdhooks.io/post-update-gate";
+
+    private LeverPlan() {
+    }
+
+    /** What the gatekeeper wants of a node. */
+    public record NodeLevers(boolean gatePod, boolean postUpdateTaint, boolean cordon, String postUpdateGate) {
+    }
+
+    public static NodeLevers node(String cluster, PoolView pool, NodeView node, Collection<HookSpec> hooks,
+                                  Function<String, Gate> gates) {
+        boolean preHooks = watched(hooks, Stage.PRE_UPDATE, pool, node);
+        boolean postHooks = watched(hooks, Stage.POST_UPDATE, pool, node);
+        String target = node.updating() ? node.desiredConfig()
+                : pool != null && pool.rolling() ? pool.targetConfig() : node.currentConfig();
+        boolean finished = node.done() && target != null && target.equals(node.currentConfig());
+
+        Gate pre = target == null ? null : gates.apply(GateId.of(cluster, Stage.PRE_UPDATE, node.name(), target));
+        boolean rolling = node.updating() || pool != null && pool.rolling();
+        boolean gatePod = preHooks && rolling && !finished && !released(pre);
+
+        String postId = node.desiredConfig() == null ? null
+                : GateId.of(cluster, Stage.POST_UPDATE, node.name(), node.desiredConfig());
+        Gate post = postId == null ? null : gates.apply(postId);
+        boolean postOpen = post != null && !post.released();
+        boolean taint = postHooks && (node.updating() || postOpen) && !released(post);
+        boolean uncordonRequested = node.desiredConfig() != null
+                && (McoApi.UNCORDON_PREFIX + node.desiredConfig()).equals(node.desiredDrain());
+        boolean cordon = postOpen && (uncordonRequested || node.done());
+        return new NodeLevers(gatePod, taint, cordon, postId);
+    }
+
+    /**
+     * Whether the pool should be paused; {@code null} when the gatekeeper has no say over it (no
+     * pool-pre-update or pre-update hook, and no failed post-update gate asking for a pause).
+     *
+     * @param gatePodReady whether a node's gate pod and its budget exist
+     */
+    public static Boolean poolPaused(String cluster, PoolView pool, List<NodeView> nodes, Collection<HookSpec> hooks,
+                                     Function<String, Gate> gates, Predicate<String> gatePodReady) {
+        for (NodeView node : nodes) {
+            if (holdsPoolPaused(cluster, node, gates)) {
+                return true;
+            }
+        }
+        boolean poolHooks = hooks.stream().anyMatch(h -> h.gates(Stage.POOL_PRE_UPDATE, pool.name()));
+        boolean preHooks = hooks.stream().anyMatch(h -> h.gates(Stage.PRE_UPDATE, pool.name()));
+        if (!poolHooks && !preHooks) {
+            return null;
+        }
+        if (!pool.rolling()) {
+            return true;
+        }
+        if (poolHooks && !released(gates.apply(GateId.of(cluster, Stage.POOL_PRE_UPDATE, pool.name(),
+                pool.targetConfig())))) {
+            return true;
+        }
+        for (NodeView node : nodes) {
+            if (node(cluster, pool, node, hooks, gates).gatePod() && !gatePodReady.test(node.name())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A failed post-update gate of a hook whose failure action is HoldAndPausePool. */
+    private static boolean holdsPoolPaused(String cluster, NodeView node, Function<String, Gate> gates) {
+        if (node.desiredConfig() == null) {
+            return false;
+        }
+        Gate post = gates.apply(GateId.of(cluster, Stage.POST_UPDATE, node.name(), node.desiredConfig()));
+        if (post == null || post.released() || post.last() == null) {
+            return false;
+        }
+        GateDecision last = post.last();
+        if (last.decision() != GateDecision.Decision.BLOCKED && last.decision() != GateDecision.Decision.TIMED_OUT) {
+            return false;
+        }
+        return last.blockingHooks().stream().anyMatch(h -> post.pauseOnFailure().contains(h));
+    }
+
+    private static boolean watched(Collection<HookSpec> hooks, Stage stage, PoolView pool, NodeView node) {
+        String poolName = pool == null ? null : pool.name();
+        return hooks.stream().anyMatch(h -> h.gates(stage, poolName) && h.selects(node.labels()));
+    }
+
+    private static boolean released(Gate gate) {
+        return gate != null && gate.released();
+    }
+}

@@ -1,0 +1,63 @@
+package io.mcdhooks.bridge.hooks;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+import io.mcdhooks.bridge.gate.HookSpec;
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.Stage;
+
+/** Reads an {@code UpdateHook} into the {@link HookSpec} gates use, or says why it cannot. */
+public final class HookSpecs {
+
+    private HookSpecs() {
+    }
+
+    /** @throws IllegalArgumentException naming what is wrong with the spec */
+    public static HookSpec from(UpdateHook hook) {
+        String name = hook.getMetadata().getName();
+        UpdateHookSpec spec = hook.getSpec();
+        if (spec == null || spec.getStages() == null || spec.getStages().isEmpty()) {
+            throw new IllegalArgumentException("UpdateHook " + name + ": spec.stages must name at least one stage");
+        }
+        if (!name.matches("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")) {
+            throw new IllegalArgumentException("UpdateHook " + name + ": the name must be a DNS label, as verdicts carry it");
+        }
+        Set<Stage> stages = EnumSet.noneOf(Stage.class);
+        for (UpdateHookSpec.StageName stage : spec.getStages()) {
+            stages.add(switch (stage) {
+                case POOL_PRE_UPDATE -> Stage.POOL_PRE_UPDATE;
+                case PRE_UPDATE -> Stage.PRE_UPDATE;
+                case POST_UPDATE -> Stage.POST_UPDATE;
+            });
+        }
+        Map<String, String> selector = Map.of();
+        if (spec.getNodeSelector() != null) {
+            if (spec.getNodeSelector().getMatchExpressions() != null
+                    && !spec.getNodeSelector().getMatchExpressions().isEmpty()) {
+                throw new IllegalArgumentException("UpdateHook " + name
+                        + ": spec.nodeSelector.matchExpressions are not supported; use matchLabels");
+            }
+            if (spec.getNodeSelector().getMatchLabels() != null) {
+                selector = spec.getNodeSelector().getMatchLabels();
+            }
+        }
+        int timeout = spec.getTimeoutSeconds() == null ? 600 : spec.getTimeoutSeconds();
+        int extension = spec.getMaxExtensionSeconds() == null ? 0 : spec.getMaxExtensionSeconds();
+        if (timeout < 1 || extension < 0) {
+            throw new IllegalArgumentException("UpdateHook " + name
+                    + ": spec.timeoutSeconds must be at least 1 and spec.maxExtensionSeconds at least 0");
+        }
+        return new HookSpec(name, stages, spec.getPools() == null ? Set.of() : new HashSet<>(spec.getPools()), selector,
+                Duration.ofSeconds(timeout), Duration.ofSeconds(extension),
+                spec.getFailurePolicy() == UpdateHookSpec.FailurePolicy.Ignore
+                        ? GateDecision.FailurePolicy.Ignore : GateDecision.FailurePolicy.Fail,
+                spec.getMode() == UpdateHookSpec.Mode.Advisory ? GateDecision.Mode.Advisory : GateDecision.Mode.Enforcing,
+                spec.getPostUpdateFailureAction() == UpdateHookSpec.PostUpdateFailureAction.HoldAndPausePool
+                        ? HookSpec.PostUpdateFailure.HoldAndPausePool : HookSpec.PostUpdateFailure.Hold,
+                false);
+    }
+}

@@ -1,0 +1,106 @@
+package io.mcdhooks.bridge.hooks;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+/** Where a hook stands: the gates that wait on it and its latest verdicts. Written by the gatekeeper. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class UpdateHookStatus {
+
+    @JsonPropertyDescription("Gates that are open and wait on this hook.")
+    private List<String> openGates = new ArrayList<>();
+
+    @JsonPropertyDescription("This hook's latest verdicts, newest first (at most ten).")
+    private List<LastVerdict> lastVerdicts = new ArrayList<>();
+
+    @JsonPropertyDescription("Why the spec cannot be used, when it cannot; the hook then takes part in no gate.")
+    private String invalid;
+
+    public List<String> getOpenGates() {
+        return openGates;
+    }
+
+    public void setOpenGates(List<String> openGates) {
+        this.openGates = openGates;
+    }
+
+    public List<LastVerdict> getLastVerdicts() {
+        return lastVerdicts;
+    }
+
+    public void setLastVerdicts(List<LastVerdict> lastVerdicts) {
+        this.lastVerdicts = lastVerdicts;
+    }
+
+    public String getInvalid() {
+        return invalid;
+    }
+
+    public void setInvalid(String invalid) {
+        this.invalid = invalid;
+    }
+
+    /** One verdict as the status shows it. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class LastVerdict {
+        private String gateId;
+        private Integer attempt;
+        private String outcome;
+        private String reason;
+        private String producedAt;
+
+        public LastVerdict() {
+        }
+
+        public LastVerdict(String gateId, Integer attempt, String outcome, String reason, String producedAt) {
+            this.gateId = gateId;
+            this.attempt = attempt;
+            this.outcome = outcome;
+            this.reason = reason;
+            this.producedAt = producedAt;
+        }
+
+        public String getGateId() {
+            return gateId;
+        }
+
+        public void setGateId(String gateId) {
+            this.gateId = gateId;
+        }
+
+        public Integer getAttempt() {
+            return attempt;
+        }
+
+        public void setAttempt(Integer attempt) {
+            this.attempt = attempt;
+        }
+
+        public String getOutcome() {
+            return outcome;
+        }
+
+        public void setOutcome(String outcome) {
+            this.outcome = outcome;
+        }
+
+        public String getReason() {
+            return reason;
+        }
+
+        public void setReason(String reason) {
+            this.reason = reason;
+        }
+
+        public String getProducedAt() {
+            return producedAt;
+        }
+
+        public void setProducedAt(String producedAt) {
+            this.producedAt = producedAt;
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.mcdhooks.hooks.runner;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+
+import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Outcome;
+import io.mcdhooks.schemas.Verdict;
+
+/**
+ * The rules for one open gate and attempt, free of I/O: how long a run may take, what a decision,
+ * an error or a timeout leads to, and the verdicts that go out. The runner feeds it events and
+ * the current time; it answers with a {@link Step}.
+ */
+final class GateCheck {
+
+    static final String HEARTBEAT_REASON = "CheckInProgress";
+    static final String TIMED_OUT_REASON = "CheckTimedOut";
+    static final String FAILED_REASON = "CheckFailed";
+    static final String STOPPING_REASON = "RunnerStopping";
+
+    private final GateRequest request;
+    private final String hook;
+    private final RunnerPolicy policy;
+    private int transientFailures;
+
+    GateCheck(GateRequest request, String hook, RunnerPolicy policy) {
+        this.request = request;
+        this.hook = hook;
+        this.policy = policy;
+    }
+
+    GateRequest request() {
+        return request;
+    }
+
+    /** Whether the gatekeeper has stopped waiting for this gate. */
+    boolean expired(Instant now) {
+        return !now.isBefore(request.deadline());
+    }
+
+    /** When a run started at {@code startedAt} is cut off: its timeout, never after the deadline. */
+    Instant cutoff(Instant startedAt) {
+        Instant byTimeout = startedAt.plus(policy.checkTimeout());
+        return byTimeout.isBefore(request.deadline()) ? byTimeout : request.deadline();
+    }
+
+    Step onDecision(Decision decision, Instant now) {
+        transientFailures = 0;
+        if (decision.retryAfter() == null) {
+            return new Step.Finish(decision);
+        }
+        Instant at = now.plus(decision.retryAfter());
+        if (!at.isBefore(request.deadline())) {
+            // No re-check can happen in time: the FAIL stands and must not promise one.
+            return new Step.Finish(decision.standing());
+        }
+        return new Step.Recheck(decision, at);
+    }
+
+    Step onError(String error, Instant now) {
+        transientFailures++;
+        Instant at = now.plus(policy.backoff(transientFailures));
+        if (!at.isBefore(request.deadline())) {
+            return new Step.Finish(Decision.fail(FAILED_REASON, "the check failed " + transientFailures
+                    + " time(s) and cannot be retried before the deadline; last error: " + error));
+        }
+        return new Step.Retry(at, error);
+    }
+
+    Step onTimeout(Instant startedAt, Instant now) {
+        Instant cutoff = cutoff(startedAt);
+        String limit = cutoff.equals(request.deadline())
+                ? "the gate's deadline " + request.deadline()
+                : "the check timeout of " + policy.checkTimeout().toSeconds() + "s";
+        return new Step.Finish(Decision.fail(TIMED_OUT_REASON, "the check was still running at " + limit
+                + " and was cancelled after " + Duration.between(startedAt, now).toSeconds() + "s"));
+    }
+
+    Verdict verdict(Decision decision, Instant now) {
+        return Verdict.answering(request, hook, decision.outcome(), decision.reason(), decision.message(),
+                decision.retryAfter() == null ? null : seconds(decision.retryAfter()), now);
+    }
+
+    /** A PENDING heartbeat; it promises the next one within the heartbeat interval. */
+    Verdict heartbeat(String reason, String message, Instant now) {
+        return Verdict.answering(request, hook, Outcome.PENDING, reason, message,
+                seconds(policy.heartbeatInterval()), now);
+    }
+
+    /**
+     * The CloudEvents id of a PASS or FAIL: the same for the same gate, attempt, hook, outcome and
+     * reason, so that a verdict republished after a crash or a re-check is recognised as a duplicate.
+     */
+    String finalVerdictId(Decision decision) {
+        String identity = String.join("\n", request.gateId(), Integer.toString(request.attempt()), hook,
+                decision.outcome().name(), decision.reason());
+        return UUID.nameUUIDFromBytes(identity.getBytes(StandardCharsets.UTF_8)).toString();
+    }
+
+    private static int seconds(Duration duration) {
+        long seconds = (duration.toMillis() + 999) / 1000;
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, seconds));
+    }
+}

@@ -1,0 +1,29 @@
+package io.mcdhooks.hooks.runner;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/** The settings of each kind of hook the runner's {@code Main} can host without Java code. */
+public sealed interface HookSettings {
+
+    /** Runs {@code command} with {@code /bin/sh -c}; see the hook author's guide for the protocol. */
+    record Exec(String command, Duration recheckAfter) implements HookSettings {
+    }
+
+    /** POSTs the request as a structured-mode CloudEvent to {@code url}. */
+    record Http(URI url, Path caFile) implements HookSettings {
+    }
+
+    /** Kernel-module readiness against a catalog (a file path or an http(s) URL). */
+    record KernelModules(String catalog, List<String> modules, Duration recheckAfter) implements HookSettings {
+        public KernelModules {
+            modules = List.copyOf(modules);
+        }
+    }
+
+    /** Node self-check after an update: exactly one of a command or an http(s) URL. */
+    record SelfCheck(String command, URI url, Duration recheckAfter) implements HookSettings {
+    }
+}

@@ -1,0 +1,76 @@
+package io.mcdhooks.hooks.runner;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.mcdhooks.hooks.api.Hook;
+import io.vertx.core.Vertx;
+
+/**
+ * The runner process. {@code main} hosts a built-in hook kind named by {@code MCDHOOKS_HOOK_KIND};
+ * a Java hook's own {@code main} calls {@link #run(Function)}. Exit codes: 0 after SIGTERM and a
+ * graceful stop, {@value #EXIT_START_FAILED} when the runner cannot start (e.g. Kafka unreachable),
+ * {@value #EXIT_CONFIG} for a configuration error (the message names the variable).
+ */
+public final class Main {
+
+    public static final int EXIT_START_FAILED = 1;
+    public static final int EXIT_CONFIG = 2;
+
+    private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        run(vertx -> BuiltInHooks.create(vertx, config()));
+    }
+
+    /** Runs {@code hook} until SIGTERM, configured from the environment. */
+    public static void run(Function<Vertx, Hook> hook) {
+        HookRunnerConfig config = config();
+        Vertx vertx = Vertx.vertx();
+        HookRunnerVerticle runner;
+        try {
+            runner = new HookRunnerVerticle(hook.apply(vertx), config);
+        } catch (ConfigException e) {
+            vertx.close();
+            exitWithConfigError(e);
+            return;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                // Undeploying stops the runner: running checks finish or report, offsets are committed.
+                vertx.close().toCompletionStage().toCompletableFuture()
+                        .get(config.shutdownTimeout().toSeconds() + 15, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                LOG.atWarn().setCause(e).log("runner did not stop cleanly");
+            }
+        }, "mcdhooks-shutdown"));
+        vertx.deployVerticle(runner).onComplete(ar -> {
+            if (ar.succeeded()) {
+                LOG.atInfo().addKeyValue("hook", config.hookName()).log("hook runner started");
+            } else {
+                LOG.atError().addKeyValue("hook", config.hookName()).setCause(ar.cause()).log("hook runner failed to start");
+                System.exit(EXIT_START_FAILED);
+            }
+        });
+    }
+
+    private static HookRunnerConfig config() {
+        try {
+            return HookRunnerConfig.fromEnvironment(System.getenv());
+        } catch (ConfigException e) {
+            exitWithConfigError(e);
+            throw e;
+        }
+    }
+
+    private static void exitWithConfigError(ConfigException e) {
+        System.err.println("mcdhooks hook runner: configuration error: " + e.getMessage());
+        System.exit(EXIT_CONFIG);
+    }
+}

@@ -1,0 +1,151 @@
+package io.mcdhooks.hooks.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import org.junit.jupiter.api.Test;
+
+import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.testing.Requests;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Outcome;
+import io.mcdhooks.schemas.Verdict;
+
+class GateCheckTest {
+
+    private static final RunnerPolicy POLICY = new RunnerPolicy(Duration.ofMinutes(2), Duration.ofSeconds(30),
+            Duration.ofSeconds(5), Duration.ofSeconds(40));
+
+    private final GateRequest request = Requests.preUpdate("node-1", Duration.ofMinutes(10));
+    private final Instant deadline = request.deadline();
+    private final GateCheck check = new GateCheck(request, "kmod", POLICY);
+
+    @Test
+    void aRunIsCutOffAtItsTimeoutOrAtTheDeadlineWhicheverComesFirst() {
+        // Given runs that start early and late in the gate's life
+        Instant early = deadline.minus(Duration.ofMinutes(9));
+        Instant late = deadline.minus(Duration.ofSeconds(30));
+
+        // Then the early one gets the full timeout and the late one only what is left
+        assertThat(check.cutoff(early)).isEqualTo(early.plus(Duration.ofMinutes(2)));
+        assertThat(check.cutoff(late)).isEqualTo(deadline);
+    }
+
+    @Test
+    void aPassFinishesTheGate() {
+        Step step = check.onDecision(Decision.pass("Ready", "ok"), deadline.minusSeconds(60));
+
+        assertThat(step).isEqualTo(new Step.Finish(Decision.pass("Ready", "ok")));
+    }
+
+    @Test
+    void aFailWithRetryAfterIsRecheckedWhileTheDeadlineAllows() {
+        // Given a FAIL that asks to be checked again in a minute, five minutes before the deadline
+        Instant now = deadline.minus(Duration.ofMinutes(5));
+        Decision fail = Decision.failAndRecheck("ModulesNotBuilt", "not yet", Duration.ofMinutes(1));
+
+        // When the runner hears it
+        Step step = check.onDecision(fail, now);
+
+        // Then the FAIL is published and the gate checked again a minute later
+        assertThat(step).isEqualTo(new Step.Recheck(fail, now.plus(Duration.ofMinutes(1))));
+    }
+
+    @Test
+    void aFailWhoseRecheckWouldComeAfterTheDeadlineStandsWithoutPromisingOne() {
+        Instant now = deadline.minusSeconds(30);
+        Decision fail = Decision.failAndRecheck("ModulesNotBuilt", "not yet", Duration.ofMinutes(1));
+
+        Step step = check.onDecision(fail, now);
+
+        assertThat(step).isEqualTo(new Step.Finish(Decision.fail("ModulesNotBuilt", "not yet")));
+        assertThat(check.verdict(((Step.Finish) step).verdict(), now).retryAfterSeconds()).isNull();
+    }
+
+    @Test
+    void transientErrorsAreRetriedWithDoublingBackOffUpToItsCap() {
+        Instant now = deadline.minus(Duration.ofMinutes(9));
+
+        // When the check keeps failing
+        Step first = check.onError("boom", now);
+        Step second = check.onError("boom", now);
+        Step third = check.onError("boom", now);
+        Step fourth = check.onError("boom", now);
+        Step fifth = check.onError("boom", now);
+
+        // Then it is retried after 5, 10, 20, 40 and again 40 seconds
+        assertThat(first).isEqualTo(new Step.Retry(now.plusSeconds(5), "boom"));
+        assertThat(second).isEqualTo(new Step.Retry(now.plusSeconds(10), "boom"));
+        assertThat(third).isEqualTo(new Step.Retry(now.plusSeconds(20), "boom"));
+        assertThat(fourth).isEqualTo(new Step.Retry(now.plusSeconds(40), "boom"));
+        assertThat(fifth).isEqualTo(new Step.Retry(now.plusSeconds(40), "boom"));
+    }
+
+    @Test
+    void aDecisionResetsTheBackOff() {
+        Instant now = deadline.minus(Duration.ofMinutes(9));
+        check.onError("boom", now);
+        check.onError("boom", now);
+
+        check.onDecision(Decision.failAndRecheck("NotYet", "later", Duration.ofSeconds(30)), now);
+
+        assertThat(check.onError("boom", now)).isEqualTo(new Step.Retry(now.plusSeconds(5), "boom"));
+    }
+
+    @Test
+    void anErrorThatCannotBeRetriedBeforeTheDeadlineFailsTheGate() {
+        Step step = check.onError("connection refused", deadline.minusSeconds(2));
+
+        assertThat(step).isInstanceOfSatisfying(Step.Finish.class, finish -> {
+            assertThat(finish.verdict().outcome()).isEqualTo(Outcome.FAIL);
+            assertThat(finish.verdict().reason()).isEqualTo("CheckFailed");
+            assertThat(finish.verdict().message()).contains("connection refused");
+            assertThat(finish.verdict().retryAfter()).isNull();
+        });
+    }
+
+    @Test
+    void aTimeoutFailsTheGateNamingTheLimitThatCutItOff() {
+        Instant started = deadline.minus(Duration.ofMinutes(9));
+
+        Step byTimeout = check.onTimeout(started, started.plus(Duration.ofMinutes(2)));
+        Step byDeadline = check.onTimeout(deadline.minusSeconds(10), deadline);
+
+        assertThat(byTimeout).isInstanceOfSatisfying(Step.Finish.class, f -> {
+            assertThat(f.verdict().reason()).isEqualTo("CheckTimedOut");
+            assertThat(f.verdict().message()).contains("check timeout of 120s");
+        });
+        assertThat(byDeadline).isInstanceOfSatisfying(Step.Finish.class,
+                f -> assertThat(f.verdict().message()).contains("deadline"));
+    }
+
+    @Test
+    void finalVerdictIdsAreTheSameForTheSameAnswerAndDifferForAnother() {
+        GateCheck sameGateAfterRestart = new GateCheck(request, "kmod", POLICY);
+        Decision notYet = Decision.failAndRecheck("ModulesNotBuilt", "missing nvidia", Duration.ofMinutes(1));
+        Decision notYetOtherText = Decision.failAndRecheck("ModulesNotBuilt", "missing ice", Duration.ofMinutes(1));
+        Decision pass = Decision.pass("ModulesReady", "all built");
+
+        assertThat(check.finalVerdictId(notYet)).isEqualTo(sameGateAfterRestart.finalVerdictId(notYetOtherText));
+        assertThat(check.finalVerdictId(notYet)).isNotEqualTo(check.finalVerdictId(pass));
+        assertThat(new GateCheck(request, "other-hook", POLICY).finalVerdictId(pass))
+                .isNotEqualTo(check.finalVerdictId(pass));
+    }
+
+    @Test
+    void verdictsEchoTheRequestAndHeartbeatsPromiseTheNextOne() {
+        Instant now = deadline.minus(Duration.ofMinutes(9));
+
+        Verdict fail = check.verdict(Decision.failAndRecheck("NotYet", "later", Duration.ofMillis(1500)), now);
+        Verdict heartbeat = check.heartbeat("CheckInProgress", "checking", now);
+
+        assertThat(fail.gateId()).isEqualTo(request.gateId());
+        assertThat(fail.node()).isEqualTo("node-1");
+        assertThat(fail.hook()).isEqualTo("kmod");
+        assertThat(fail.retryAfterSeconds()).isEqualTo(2);
+        assertThat(heartbeat.outcome()).isEqualTo(Outcome.PENDING);
+        assertThat(heartbeat.retryAfterSeconds()).isEqualTo(30);
+    }
+}
