@@ -65,6 +65,7 @@ public final class GatekeeperService {
     private static final Logger LOG = LoggerFactory.getLogger(GatekeeperService.class);
     private static final ObjectMapper JSON = MessageCodec.newObjectMapper();
     private static final long RESYNC_MILLIS = Duration.ofMinutes(5).toMillis();
+    private static final Duration STATUS_PERIOD = Duration.ofSeconds(2);
 
     /** What the service needs of the bridge: its caches and its judgement of pools. */
     public interface Cluster {
@@ -97,6 +98,8 @@ public final class GatekeeperService {
     private KafkaConsumer<byte[], byte[]> verdicts;
     private KafkaProducer<byte[], byte[]> deadLetters;
     private long timer = -1;
+    private long statusTimer = -1;
+    private final Map<String, io.mcdhooks.bridge.hooks.UpdateHookStatus> writtenStatus = new HashMap<>();
     private long deadLettered;
 
     public GatekeeperService(Vertx vertx, Context context, KubernetesClient client, Settings settings,
@@ -187,6 +190,7 @@ public final class GatekeeperService {
             gatekeeper.tick();
             gatekeeper.forgetReleasedBefore(java.time.Instant.now().minus(Duration.ofHours(6)));
         });
+        statusTimer = vertx.setPeriodic(STATUS_PERIOD.toMillis(), t -> writeHookStatuses());
         return followVerdicts(ends);
     }
 
@@ -194,6 +198,7 @@ public final class GatekeeperService {
         informers.forEach(SharedIndexInformer::stop);
         if (timer >= 0) {
             vertx.cancelTimer(timer);
+            vertx.cancelTimer(statusTimer);
         }
         Future<Void> consumer = verdicts == null ? Future.succeededFuture() : verdicts.close();
         Future<Void> producer = deadLetters == null ? Future.succeededFuture() : deadLetters.close();
@@ -228,6 +233,27 @@ public final class GatekeeperService {
             gatekeeper.removeHook(hook.getMetadata().getName());
         }
         reconcileAll();
+    }
+
+    /** Writes each hook's open gates and latest verdicts to its status, where they changed. */
+    private void writeHookStatuses() {
+        for (HookSpec hook : gatekeeper.hooks()) {
+            io.mcdhooks.bridge.hooks.UpdateHookStatus status = HookStatuses.of(hook.name(), gatekeeper.gates());
+            if (HookStatuses.same(status, writtenStatus.get(hook.name()))) {
+                continue;
+            }
+            writtenStatus.put(hook.name(), status);
+            vertx.executeBlocking(() -> {
+                client.resources(UpdateHook.class).withName(hook.name()).editStatus(h -> {
+                    h.setStatus(status);
+                    return h;
+                });
+                return null;
+            }, false).onFailure(e -> {
+                writtenStatus.remove(hook.name());
+                LOG.atDebug().addKeyValue("hook", hook.name()).log("status not written: {}", e.getMessage());
+            });
+        }
     }
 
     private void decided(GateDecision decision) {

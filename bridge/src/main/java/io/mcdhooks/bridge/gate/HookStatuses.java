@@ -1,0 +1,49 @@
+package io.mcdhooks.bridge.gate;
+
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+import io.mcdhooks.bridge.hooks.UpdateHookStatus;
+import io.mcdhooks.schemas.Verdict;
+
+/** An UpdateHook's status as the gates show it: the open gates that wait on it, its latest verdicts. */
+final class HookStatuses {
+
+    static final int LAST_VERDICTS = 10;
+
+    private HookStatuses() {
+    }
+
+    static UpdateHookStatus of(String hook, Collection<Gate> gates) {
+        UpdateHookStatus status = new UpdateHookStatus();
+        status.setOpenGates(gates.stream()
+                .filter(g -> !g.released() && g.hooks().containsKey(hook))
+                .map(Gate::id).sorted().toList());
+        List<Verdict> latest = gates.stream()
+                .map(g -> g.hooks().get(hook))
+                .filter(Objects::nonNull)
+                .map(Gate.Slot::latest)
+                .filter(Objects::nonNull)
+                .sorted(Comparator.comparing(Verdict::producedAt).reversed())
+                .limit(LAST_VERDICTS)
+                .toList();
+        status.setLastVerdicts(latest.stream().map(v -> new UpdateHookStatus.LastVerdict(v.gateId(), v.attempt(),
+                v.outcome().name(), v.reason(), v.producedAt().toString())).toList());
+        return status;
+    }
+
+    static boolean same(UpdateHookStatus a, UpdateHookStatus b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return a.getOpenGates().equals(b.getOpenGates())
+                && a.getLastVerdicts().stream().map(HookStatuses::key).toList()
+                        .equals(b.getLastVerdicts().stream().map(HookStatuses::key).toList());
+    }
+
+    private static String key(UpdateHookStatus.LastVerdict v) {
+        return v.getGateId() + "#" + v.getAttempt() + "#" + v.getOutcome() + "#" + v.getProducedAt();
+    }
+}

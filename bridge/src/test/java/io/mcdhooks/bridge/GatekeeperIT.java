@@ -1,0 +1,439 @@
+package io.mcdhooks.bridge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.mcdhooks.bridge.gate.GatekeeperService;
+import io.mcdhooks.bridge.gate.LeverActuator;
+import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.hooks.UpdateHook;
+import io.mcdhooks.bridge.hooks.UpdateHookSpec;
+import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.bridge.watch.McoInformers;
+import io.mcdhooks.sandbox.kafka.KafkaBroker;
+import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
+import io.mcdhooks.sandbox.mco.InMemoryCluster;
+import io.mcdhooks.sandbox.mco.MachineConfigs;
+import io.mcdhooks.sandbox.mco.MaxUnavailable;
+import io.mcdhooks.sandbox.mco.McoSimulator;
+import io.mcdhooks.sandbox.mco.SimulatorConfig;
+import io.mcdhooks.sandbox.mco.Topology;
+import io.mcdhooks.schemas.GateDecision.Decision;
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Outcome;
+import io.mcdhooks.schemas.Stage;
+import io.mcdhooks.schemas.Verdict;
+import io.mcdhooks.schemas.codec.MessageCodec;
+import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import io.mcdhooks.schemas.kafka.DeadLetters;
+import io.vertx.core.Vertx;
+
+/**
+ * The mission's scenarios end to end: the simulated MCO on the in-memory API server, the bridge
+ * with its gatekeeper, a real broker, and hooks played by the test over Kafka.
+ */
+@ExtendWith(KafkaBrokerExtension.class)
+class GatekeeperIT {
+
+    private static final String NAMESPACE = "mcdhooks";
+    private static final int WORKERS = 4;
+    /** Simulated seconds per real second: the MCD's one-hour drain limit lasts 36 s. */
+    private static final double TIME_SCALE = 100;
+
+    private final KafkaBroker broker;
+    private InMemoryCluster cluster;
+    private KubernetesClient client;
+    private McoSimulator mco;
+    private Vertx vertx;
+    private BridgeConfig config;
+    private KafkaTopicReader reader;
+    private ScriptedHook hook;
+    private String oldConfig;
+
+    GatekeeperIT(KafkaBroker broker) {
+        this.broker = broker;
+    }
+
+    @BeforeEach
+    void setUp() {
+        cluster = InMemoryCluster.start();
+        client = cluster.client();
+        Topology.builder().workers(WORKERS).zones("zone-a", "zone-b")
+                .maxUnavailable("worker", MaxUnavailable.of(1))
+                .workloadPodsPerNode(1).daemonSetPodsPerNode(1).build().apply(client);
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata()
+                .build()).create();
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        Map<String, String> env = new HashMap<>();
+        env.put("MCDHOOKS_CLUSTER", "e2e");
+        env.put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
+        env.put("MCDHOOKS_TOPIC_LIFECYCLE", "lifecycle-" + suffix);
+        env.put("MCDHOOKS_TOPIC_GATE_REQUESTS", "gates-" + suffix);
+        env.put("MCDHOOKS_TOPIC_VERDICTS", "verdicts-" + suffix);
+        env.put("MCDHOOKS_TOPIC_GATE_DECISIONS", "decisions-" + suffix);
+        env.put("MCDHOOKS_TOPIC_DEAD_LETTER", "dead-letter-" + suffix);
+        env.put("MCDHOOKS_HTTP_PORT", "0");
+        env.put("MCDHOOKS_CREATE_TOPICS", "true");
+        env.put("MCDHOOKS_TOPIC_PARTITIONS", "3");
+        env.put("MCDHOOKS_NAMESPACE", NAMESPACE);
+        env.put("MCDHOOKS_TICK", "200ms");
+        config = BridgeConfig.fromEnvironment(env);
+        vertx = Vertx.vertx();
+        reader = new KafkaTopicReader(broker.bootstrapServers(), List.of(config.decisionsTopic()));
+        oldConfig = poolTarget();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (hook != null) {
+            hook.close();
+        }
+        reader.close();
+        vertx.close().await();
+        if (mco != null) {
+            mco.close();
+        }
+        cluster.close();
+    }
+
+    @Test
+    void aFailingPoolPreUpdateHookKeepsEveryNodeUntouchedAndItsLaterPassLetsTheRolloutProceed() {
+        // Given a kmod hook on the pool that fails, and the gatekeeper holding the pool at rest
+        registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> { });
+        hook = hook("kmod-check", r -> Optional.of(Outcome.FAIL));
+        startAll();
+        await().atMost(Duration.ofSeconds(30)).until(this::poolPaused);
+
+        // When a kernel change is rolled out
+        String target = rollOutRealtimeKernel();
+
+        // Then the pool gate is blocked and no node moves
+        await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.BLOCKED));
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() ->
+                workers().stream().noneMatch(n -> target.equals(annotation(n, McoApi.DESIRED_CONFIG))) && poolPaused());
+        assertThat(lastDecision(Stage.POOL_PRE_UPDATE).summary()).contains("kmod-check: FAIL ChecksFailed");
+
+        // When the modules appear and the hook passes the same gate
+        hook.script(r -> Optional.of(Outcome.PASS));
+        hook.answer(hook.seen().get(0), Outcome.PASS);
+
+        // Then the rollout proceeds to the end, and the pool is paused again at rest
+        await().atMost(Duration.ofSeconds(120)).until(() -> allWorkersOn(target));
+        await().atMost(Duration.ofSeconds(30)).until(this::poolPaused);
+        assertThat(lastDecision(Stage.POOL_PRE_UPDATE).decision()).isEqualTo(Decision.RELEASED);
+    }
+
+    @Test
+    void aFailingPostUpdateHookHoldsTheFirstUpdatedNodeAndHaltsThePoolWithinMaxUnavailable() {
+        // Given a post-update self-check that fails
+        registerHook("node-check", List.of(UpdateHookSpec.StageName.POST_UPDATE), spec -> { });
+        hook = hook("node-check", r -> Optional.of(Outcome.FAIL));
+        startAll();
+
+        // When the kernel change rolls out
+        String target = rollOutRealtimeKernel();
+
+        // Then the first updated node is held: tainted and cordoned after the MCD's uncordon
+        await().atMost(Duration.ofSeconds(90)).until(() -> decided(Stage.POST_UPDATE, Decision.BLOCKED));
+        String held = lastDecision(Stage.POST_UPDATE).node();
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            Node node = client.nodes().withName(held).get();
+            return target.equals(annotation(node, McoApi.CURRENT_CONFIG)) && tainted(node)
+                    && Boolean.TRUE.equals(node.getSpec().getUnschedulable())
+                    && node.getMetadata().getAnnotations().containsKey(LeverActuator.CORDONED_FOR);
+        });
+        // And the pool halts: no other node is assigned the update, none is tainted or cordoned
+        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(8)).until(() ->
+                workers().stream().filter(n -> !n.getMetadata().getName().equals(held)).allMatch(n ->
+                        oldConfig.equals(annotation(n, McoApi.DESIRED_CONFIG)) && !tainted(n)
+                                && !Boolean.TRUE.equals(n.getSpec().getUnschedulable())));
+        assertThat(workers()).filteredOn(n -> target.equals(annotation(n, McoApi.DESIRED_CONFIG))).hasSize(1);
+    }
+
+    @Test
+    void aSilentHookTimesOutAndFailPolicyHoldsTheNodesDrain() {
+        // Given a pre-update hook that never answers, with a 2 s timeout that fails closed
+        registerHook("silent", List.of(UpdateHookSpec.StageName.PRE_UPDATE), spec -> spec.setTimeoutSeconds(2));
+        hook = hook("silent", r -> Optional.empty());
+        startAll();
+        await().atMost(Duration.ofSeconds(30)).until(this::poolPaused);
+
+        // When the change rolls out
+        String target = rollOutRealtimeKernel();
+
+        // Then the first node's gate times out held, its gate pod stays, and its drain cannot finish
+        await().atMost(Duration.ofSeconds(60)).until(() -> decided(Stage.PRE_UPDATE, Decision.TIMED_OUT));
+        GateDecision timedOut = lastDecision(Stage.PRE_UPDATE);
+        assertThat(timedOut.released()).isFalse();
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() ->
+                client.pods().inNamespace(NAMESPACE).withName(LeverActuator.gateName(timedOut.node())).get() != null
+                        && !("drain-" + target).equals(annotation(client.nodes().withName(timedOut.node()).get(),
+                        McoApi.LAST_APPLIED_DRAIN)));
+    }
+
+    @Test
+    void aSilentHookTimesOutAndIgnorePolicyLetsTheRolloutPassRecorded() {
+        registerHook("silent", List.of(UpdateHookSpec.StageName.PRE_UPDATE), spec -> {
+            spec.setTimeoutSeconds(1);
+            spec.setFailurePolicy(UpdateHookSpec.FailurePolicy.Ignore);
+        });
+        hook = hook("silent", r -> Optional.empty());
+        startAll();
+        await().atMost(Duration.ofSeconds(30)).until(this::poolPaused);
+
+        String target = rollOutRealtimeKernel();
+
+        await().atMost(Duration.ofSeconds(150)).until(() -> allWorkersOn(target));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(decisions(Stage.PRE_UPDATE)).filteredOn(d -> d.decision() == Decision.TIMED_OUT)
+                        .hasSize(WORKERS).allMatch(GateDecision::released));
+    }
+
+    @Test
+    void advisoryHooksAreRecordedAndNeverBlock() {
+        registerHook("opinion", List.of(UpdateHookSpec.StageName.POST_UPDATE),
+                spec -> spec.setMode(UpdateHookSpec.Mode.Advisory));
+        hook = hook("opinion", r -> Optional.of(Outcome.FAIL));
+        startAll();
+
+        String target = rollOutRealtimeKernel();
+
+        await().atMost(Duration.ofSeconds(120)).until(() -> allWorkersOn(target));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(decisions(Stage.POST_UPDATE)).filteredOn(d -> d.decision() == Decision.RELEASED)
+                        .hasSize(WORKERS));
+        assertThat(decisions(Stage.POST_UPDATE)).noneMatch(d -> d.decision() == Decision.BLOCKED);
+        assertThat(workers()).noneMatch(GatekeeperIT::tainted);
+    }
+
+    @Test
+    void anOperatorOverrideReleasesABlockedGateAndIsAudited() {
+        registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> { });
+        hook = hook("kmod-check", r -> Optional.of(Outcome.FAIL));
+        startAll();
+        await().atMost(Duration.ofSeconds(30)).until(this::poolPaused);
+        String target = rollOutRealtimeKernel();
+        await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.BLOCKED));
+
+        // When an operator releases the gate by hand
+        String gateId = lastDecision(Stage.POOL_PRE_UPDATE).gateId();
+        client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1")).withName("worker").edit(p -> {
+            p.getMetadata().getAnnotations().put(GatekeeperService.OVERRIDE_ANNOTATION,
+                    "{\"gate\":\"" + gateId + "\",\"action\":\"release\",\"by\":\"alice\",\"reason\":\"modules checked by hand\"}");
+            return p;
+        });
+
+        // Then the decision says who and why, and the rollout proceeds
+        await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.OVERRIDDEN));
+        GateDecision overridden = lastDecision(Stage.POOL_PRE_UPDATE);
+        assertThat(overridden.released()).isTrue();
+        assertThat(overridden.override().by()).isEqualTo("alice");
+        assertThat(overridden.override().reason()).isEqualTo("modules checked by hand");
+        await().atMost(Duration.ofSeconds(120)).until(() -> allWorkersOn(target));
+        assertThat(client.v1().events().inNamespace("default").list().getItems())
+                .anyMatch(e -> "GateOverridden".equals(e.getReason()) && "worker".equals(e.getInvolvedObject().getName()));
+    }
+
+    @Test
+    void aRestartedGatekeeperChangesNoDecisionAndKeepsAHeldNodeHeld() {
+        // Given a node held by a failed post-update gate
+        registerHook("node-check", List.of(UpdateHookSpec.StageName.POST_UPDATE), spec -> { });
+        hook = hook("node-check", r -> Optional.of(Outcome.FAIL));
+        startAll();
+        String target = rollOutRealtimeKernel();
+        await().atMost(Duration.ofSeconds(90)).until(() -> decided(Stage.POST_UPDATE, Decision.BLOCKED));
+        String held = lastDecision(Stage.POST_UPDATE).node();
+        await().atMost(Duration.ofSeconds(60)).until(() -> heldNode(held));
+        int decisionsBefore = reader.poll().size();
+
+        // When the gatekeeper is killed and a new one starts
+        vertx.close().await();
+        vertx = Vertx.vertx();
+        deployBridge();
+
+        // Then nothing is released, no decision is made again, and the node stays held
+        await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6)).until(() -> heldNode(held)
+                && workers().stream().filter(n -> target.equals(annotation(n, McoApi.DESIRED_CONFIG))).count() == 1);
+        assertThat(reader.poll()).hasSize(decisionsBefore);
+
+        // And a later PASS still releases it, and the rollout completes
+        hook.script(r -> Optional.of(Outcome.PASS));
+        hook.answer(hook.seen().stream().filter(r -> r.stage() == Stage.POST_UPDATE).findFirst().orElseThrow(),
+                Outcome.PASS);
+        await().atMost(Duration.ofSeconds(120)).until(() -> allWorkersOn(target));
+        await().atMost(Duration.ofSeconds(10)).until(() -> workers().stream().noneMatch(n ->
+                tainted(n) || Boolean.TRUE.equals(n.getSpec().getUnschedulable())));
+    }
+
+    @Test
+    void refusedVerdictsGoToTheDeadLetterTopicWithTheirReasonAndReleaseNothing() throws Exception {
+        // Given a pool gate held by a failing hook
+        registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> { });
+        hook = hook("kmod-check", r -> Optional.of(Outcome.FAIL));
+        startAll();
+        await().atMost(Duration.ofSeconds(30)).until(this::poolPaused);
+        rollOutRealtimeKernel();
+        await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.BLOCKED));
+        GateRequest request = hook.seen().get(0);
+
+        // When garbage, a forged PASS for an unknown gate and a PASS with a mistyped outcome arrive
+        try (var producer = new KafkaProducer<String, byte[]>(Map.of(
+                "bootstrap.servers", broker.bootstrapServers()), new StringSerializer(),
+                new ByteArraySerializer());
+             var dlq = new KafkaConsumer<String, byte[]>(Map.of(
+                     "bootstrap.servers", broker.bootstrapServers(), "group.id", "dlq-" + UUID.randomUUID(),
+                     "auto.offset.reset", "earliest"), new StringDeserializer(),
+                     new ByteArrayDeserializer())) {
+            producer.send(new ProducerRecord<>(config.verdictsTopic(), "worker",
+                    "not json".getBytes())).get();
+            Verdict forged = new Verdict("e2e", "e2e/pool-pre-update/worker/nope", 1,
+                    "kmod-check", Stage.POOL_PRE_UPDATE, "worker", null, request.targetConfig(), Outcome.PASS, "Forged",
+                    null, null, Instant.now());
+            var cloudEvents = new CloudEventsKafka(new MessageCodec());
+            producer.send(cloudEvents.toRecord(config.verdictsTopic(), forged, "x", URI.create("/x"),
+                    OffsetDateTime.now(), Map.of())).get();
+            var good = cloudEvents.toRecord(config.verdictsTopic(), Verdict.answering(request,
+                    "kmod-check", Outcome.PASS, "Fine", null, null, Instant.now()), "y", URI.create("/y"),
+                    OffsetDateTime.now(), Map.of());
+            producer.send(new ProducerRecord<>(config.verdictsTopic(), null, good.key(),
+                    new String(good.value()).replace("\"PASS\"", "\"PASSED\"").getBytes(), good.headers())).get();
+
+            // Then each lands on the dead-letter topic with its reason and origin, and the gate stays blocked
+            dlq.subscribe(List.of(config.deadLetterTopic()));
+            List<String> reasons = new ArrayList<>();
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                for (var record : dlq.poll(Duration.ofMillis(200))) {
+                    reasons.add(header(record, DeadLetters.REASON));
+                    assertThat(header(record, DeadLetters.ORIGINAL_TOPIC))
+                            .isEqualTo(config.verdictsTopic());
+                    assertThat(header(record, DeadLetters.ORIGINAL_OFFSET)).isNotBlank();
+                    assertThat(header(record, DeadLetters.ERROR)).isNotBlank();
+                }
+                return reasons.size() >= 3;
+            });
+            assertThat(reasons).containsExactlyInAnyOrder("NOT_A_CLOUDEVENT", "UNKNOWN_GATE", "SCHEMA_VIOLATION");
+        }
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).until(() ->
+                lastDecision(Stage.POOL_PRE_UPDATE).decision() == Decision.BLOCKED && poolPaused());
+    }
+
+    private static String header(ConsumerRecord<?, ?> record, String name) {
+        return CloudEventsKafka.header(record.headers(), name);
+    }
+
+    private boolean heldNode(String name) {
+        Node node = client.nodes().withName(name).get();
+        return tainted(node) && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
+    }
+
+    private void startAll() {
+        mco = McoSimulator.start(client, SimulatorConfig.defaults().withTimeScale(TIME_SCALE));
+        deployBridge();
+    }
+
+    private void deployBridge() {
+        vertx.deployVerticle(new BridgeVerticle(config, cluster.newClient(), null, Clock.systemUTC())).await();
+    }
+
+    private ScriptedHook hook(String name, Function<GateRequest, Optional<Outcome>> script) {
+        return new ScriptedHook(name, broker.bootstrapServers(), config.gateRequestsTopic(), config.verdictsTopic(),
+                script);
+    }
+
+    private void registerHook(String name, List<UpdateHookSpec.StageName> stages,
+                              Consumer<UpdateHookSpec> tweak) {
+        UpdateHook hook = new UpdateHook();
+        hook.getMetadata().setName(name);
+        UpdateHookSpec spec = new UpdateHookSpec();
+        spec.setStages(stages);
+        spec.setPools(List.of("worker"));
+        spec.setTimeoutSeconds(600);
+        tweak.accept(spec);
+        hook.setSpec(spec);
+        client.resources(UpdateHook.class).resource(hook).create();
+    }
+
+    private String rollOutRealtimeKernel() {
+        mco.applyMachineConfig(MachineConfigs.kernelType("99-worker-realtime", "worker", "realtime"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> !poolTarget().equals(oldConfig));
+        return poolTarget();
+    }
+
+    private List<GateDecision> decisions(Stage stage) {
+        return reader.poll().stream().map(KafkaTopicReader.Read::message)
+                .filter(GateDecision.class::isInstance).map(GateDecision.class::cast)
+                .filter(d -> d.stage() == stage).toList();
+    }
+
+    private boolean decided(Stage stage, Decision decision) {
+        return decisions(stage).stream().anyMatch(d -> d.decision() == decision);
+    }
+
+    private GateDecision lastDecision(Stage stage) {
+        List<GateDecision> all = decisions(stage);
+        return all.get(all.size() - 1);
+    }
+
+    private List<Node> workers() {
+        return client.nodes().list().getItems().stream()
+                .filter(n -> n.getMetadata().getLabels().containsKey("node-role.kubernetes.io/worker")).toList();
+    }
+
+    private boolean allWorkersOn(String target) {
+        return workers().stream().allMatch(n -> target.equals(annotation(n, McoApi.CURRENT_CONFIG))
+                && McoApi.STATE_DONE.equals(annotation(n, McoApi.STATE)));
+    }
+
+    private boolean poolPaused() {
+        return Boolean.TRUE.equals(pool().get("spec", "paused"));
+    }
+
+    private String poolTarget() {
+        return (String) pool().get("spec", "configuration", "name");
+    }
+
+    private GenericKubernetesResource pool() {
+        return client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1")).withName("worker").get();
+    }
+
+    private static String annotation(Node node, String key) {
+        return node.getMetadata().getAnnotations() == null ? null : node.getMetadata().getAnnotations().get(key);
+    }
+
+    private static boolean tainted(Node node) {
+        return node.getSpec().getTaints() != null
+                && node.getSpec().getTaints().stream().anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
+    }
+}
