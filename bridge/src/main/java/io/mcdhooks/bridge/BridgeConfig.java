@@ -26,6 +26,8 @@ import io.mcdhooks.schemas.kafka.Topics;
  * @param namespace        MCDHOOKS_NAMESPACE: where the gatekeeper keeps its gate pods and budgets
  * @param gatePodImage     MCDHOOKS_GATE_POD_IMAGE: the image of gate pods (they only sit there)
  * @param tick             MCDHOOKS_TICK: how often deadlines are checked
+ * @param lagInterval      MCDHOOKS_LAG_INTERVAL: how often hooks' consumer groups are sampled
+ * @param lagWindow        MCDHOOKS_LAG_WINDOW: how many samples a hook's lag state is judged over
  */
 public record BridgeConfig(
         String cluster,
@@ -44,7 +46,9 @@ public record BridgeConfig(
         boolean gatekeeper,
         String namespace,
         String gatePodImage,
-        Duration tick) {
+        Duration tick,
+        Duration lagInterval,
+        int lagWindow) {
 
     public BridgeConfig {
         if (cluster == null || !cluster.matches("^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$")) {
@@ -52,6 +56,9 @@ public record BridgeConfig(
                     + "' must be a lowercase DNS name of at most 63 characters");
         }
         kafka.bootstrapServers();
+        if (lagWindow < 1) {
+            throw new IllegalArgumentException("MCDHOOKS_LAG_WINDOW must be at least 1, was " + lagWindow);
+        }
         if (topicPartitions < 1) {
             throw new IllegalArgumentException("MCDHOOKS_TOPIC_PARTITIONS must be at least 1, was " + topicPartitions);
         }
@@ -76,7 +83,9 @@ public record BridgeConfig(
                 Boolean.parseBoolean(env.getOrDefault("MCDHOOKS_GATEKEEPER", "true")),
                 env.getOrDefault("MCDHOOKS_NAMESPACE", "mcdhooks"),
                 env.getOrDefault("MCDHOOKS_GATE_POD_IMAGE", "registry.k8s.io/pause:3.10"),
-                Durations.parse("MCDHOOKS_TICK", env.getOrDefault("MCDHOOKS_TICK", "1s")));
+                Durations.parse("MCDHOOKS_TICK", env.getOrDefault("MCDHOOKS_TICK", "1s")),
+                Durations.parse("MCDHOOKS_LAG_INTERVAL", env.getOrDefault("MCDHOOKS_LAG_INTERVAL", "10s")),
+                integer(env, "MCDHOOKS_LAG_WINDOW", 10));
     }
 
     private static int integer(Map<String, String> env, String name, int fallback) {

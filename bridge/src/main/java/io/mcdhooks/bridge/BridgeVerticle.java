@@ -21,6 +21,7 @@ import io.mcdhooks.bridge.mco.McnView;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.Views;
+import io.mcdhooks.bridge.metrics.BridgeMetrics;
 import io.mcdhooks.bridge.publish.KafkaRecordSender;
 import io.mcdhooks.bridge.publish.Outbox;
 import io.mcdhooks.bridge.publish.Outgoing;
@@ -60,6 +61,7 @@ public final class BridgeVerticle extends VerticleBase {
     private final KubernetesClient client;
     private final RecordSender injectedSender;
     private final Clock clock;
+    private final BridgeMetrics metrics;
     private final CloudEventsKafka cloudEvents = new CloudEventsKafka(new MessageCodec());
     private final Map<String, McnView> mcns = new HashMap<>();
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
@@ -75,15 +77,30 @@ public final class BridgeVerticle extends VerticleBase {
     private String mcnVersion;
 
     public BridgeVerticle(BridgeConfig config, KubernetesClient client) {
-        this(config, client, null, Clock.systemUTC());
+        this(config, client, BridgeMetrics.create());
+    }
+
+    /** @param metrics where to record metrics; its registry can also hold Vert.x's own */
+    public BridgeVerticle(BridgeConfig config, KubernetesClient client, BridgeMetrics metrics) {
+        this(config, client, null, Clock.systemUTC(), metrics);
     }
 
     /** For tests: {@code sender} replaces the Kafka producer when not {@code null}. */
     BridgeVerticle(BridgeConfig config, KubernetesClient client, RecordSender sender, Clock clock) {
+        this(config, client, sender, clock, BridgeMetrics.create());
+    }
+
+    private BridgeVerticle(BridgeConfig config, KubernetesClient client, RecordSender sender, Clock clock,
+                           BridgeMetrics metrics) {
         this.config = config;
         this.client = client;
         this.injectedSender = sender;
         this.clock = clock;
+        this.metrics = metrics;
+    }
+
+    public BridgeMetrics metrics() {
+        return metrics;
     }
 
     @Override
@@ -97,12 +114,13 @@ public final class BridgeVerticle extends VerticleBase {
                 LifecycleEvent.class, config.lifecycleTopic(),
                 GateRequest.class, config.gateRequestsTopic(),
                 GateDecision.class, config.decisionsTopic()),
-                URI.create("/clusters/" + config.cluster() + "/bridge"));
+                URI.create("/clusters/" + config.cluster() + "/bridge"), metrics::publishFailure);
         GatePolicy policy = GatePolicy.pools(config.gatedPools());
         if (config.gatekeeper()) {
             gatekeeper = new GatekeeperService(vertx, context, client, new GatekeeperService.Settings(
-                    config.cluster(), config.kafka(), config.verdictsTopic(), config.deadLetterTopic(),
-                    config.namespace(), config.gatePodImage(), config.tick()), new ClusterCaches(), outbox, clock);
+                    config.cluster(), config.kafka(), config.gateRequestsTopic(), config.verdictsTopic(),
+                    config.deadLetterTopic(), config.namespace(), config.gatePodImage(), config.tick(),
+                    config.lagInterval(), config.lagWindow()), new ClusterCaches(), outbox, metrics, clock);
             policy = (stage, pool) -> gatekeeper.gatekeeper().gates(stage, pool);
         }
         state = new BridgeState(config.cluster(), policy, config.gateTimeout(), clock);
@@ -275,9 +293,16 @@ public final class BridgeVerticle extends VerticleBase {
     }
 
     private Future<HttpServer> startHttp() {
+        io.mcdhooks.bridge.ui.StatusPage status = new io.mcdhooks.bridge.ui.StatusPage(config,
+                () -> nodeInformer == null ? List.of() : nodeInformer.getStore().list(),
+                () -> poolInformer == null ? List.of() : poolInformer.getStore().list(), () -> gatekeeper);
         return vertx.createHttpServer().requestHandler(request -> {
             switch (request.path()) {
+                case "/" -> status.servePage(request);
+                case "/api/status" -> status.serveStatus(request);
                 case "/healthz" -> request.response().end("ok");
+                case "/metrics" -> request.response()
+                        .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(metrics.scrape());
                 case "/readyz" -> {
                     JsonObject body = new JsonObject()
                             .put("informersSynced", synced)

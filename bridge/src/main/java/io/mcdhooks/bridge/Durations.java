@@ -5,12 +5,12 @@ import java.time.format.DateTimeParseException;
 import java.util.Locale;
 
 /** Durations as people write them in configuration: {@code 30s}, {@code 5m}, {@code 48h}, {@code 250ms}, or ISO-8601. */
-final class Durations {
+public final class Durations {
 
     private Durations() {
     }
 
-    static Duration parse(String name, String text) {
+    public static Duration parse(String name, String text) {
         String value = text.trim().toLowerCase(Locale.ROOT);
         try {
             if (value.startsWith("p")) {

@@ -9,7 +9,11 @@ import org.slf4j.LoggerFactory;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
+import io.mcdhooks.bridge.metrics.BridgeMetrics;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
 
 /**
  * The bridge process: configuration from the environment, one Vert.x, one Kubernetes client.
@@ -35,23 +39,34 @@ public final class Main {
         }
         LOG.atInfo().addKeyValue("cluster", config.cluster()).addKeyValue("kafka", config.kafka())
                 .log("starting bridge");
-        Vertx vertx = Vertx.vertx();
+        BridgeMetrics metrics = BridgeMetrics.create();
+        // Vert.x reports its own metrics (event loops, HTTP, pools) into the same registry.
+        Vertx vertx = Vertx.builder()
+                .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
+                .withMetrics(new MicrometerMetricsFactory(metrics.registry()))
+                .build();
         KubernetesClient client = new KubernetesClientBuilder()
                 .withHttpClientFactory(new Vertx5HttpClientFactory(vertx)).build();
-        Runnable deploy = () -> vertx.deployVerticle(new BridgeVerticle(config, client)).onFailure(e -> {
+        Runnable deploy = () -> vertx.deployVerticle(new BridgeVerticle(config, client, metrics)).onFailure(e -> {
             LOG.error("bridge failed to start", e);
             System.exit(1);
         });
         boolean elect = Boolean.parseBoolean(System.getenv().getOrDefault("MCDHOOKS_LEADER_ELECTION", "true"));
+        java.util.concurrent.CompletableFuture<?> campaign = null;
         if (elect) {
             String identity = System.getenv().getOrDefault("HOSTNAME", "bridge-" + UUID.randomUUID());
-            Leadership.campaign(client, config.namespace(), identity, Duration.ofSeconds(15), deploy,
+            campaign = Leadership.campaign(client, config.namespace(), identity, Duration.ofSeconds(15), deploy,
                     () -> Runtime.getRuntime().halt(1));
         } else {
             deploy.run();
         }
+        java.util.concurrent.CompletableFuture<?> lease = campaign;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             vertx.close().toCompletionStage().toCompletableFuture().join();
+            if (lease != null) {
+                // Releases the lease, so a standby takes over at once rather than after it expires.
+                lease.cancel(true);
+            }
             client.close();
         }, "bridge-shutdown"));
     }

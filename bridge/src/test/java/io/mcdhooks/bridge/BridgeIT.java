@@ -20,7 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.AfterEach;
@@ -71,15 +70,7 @@ class BridgeIT {
 
     @BeforeEach
     void setUp() {
-        String suffix = UUID.randomUUID().toString().substring(0, 8);
-        Map<String, String> env = new HashMap<>();
-        env.put("MCDHOOKS_CLUSTER", CLUSTER);
-        env.put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
-        env.put("MCDHOOKS_TOPIC_LIFECYCLE", "lifecycle-" + suffix);
-        env.put("MCDHOOKS_TOPIC_GATE_REQUESTS", "gates-" + suffix);
-        env.put("MCDHOOKS_HTTP_PORT", "0");
-        env.put("MCDHOOKS_CREATE_TOPICS", "true");
-        env.put("MCDHOOKS_TOPIC_PARTITIONS", "3");
+        Map<String, String> env = TestEnvironment.bridge(broker, CLUSTER);
         env.put("MCDHOOKS_GATEKEEPER", "false");
         config = BridgeConfig.fromEnvironment(env);
         vertx = Vertx.vertx();

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -95,20 +94,11 @@ class GatekeeperIT {
                 .workloadPodsPerNode(1).daemonSetPodsPerNode(1).build().apply(client);
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata()
                 .build()).create();
-        String suffix = UUID.randomUUID().toString().substring(0, 8);
-        Map<String, String> env = new HashMap<>();
-        env.put("MCDHOOKS_CLUSTER", "e2e");
-        env.put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
-        env.put("MCDHOOKS_TOPIC_LIFECYCLE", "lifecycle-" + suffix);
-        env.put("MCDHOOKS_TOPIC_GATE_REQUESTS", "gates-" + suffix);
-        env.put("MCDHOOKS_TOPIC_VERDICTS", "verdicts-" + suffix);
-        env.put("MCDHOOKS_TOPIC_GATE_DECISIONS", "decisions-" + suffix);
-        env.put("MCDHOOKS_TOPIC_DEAD_LETTER", "dead-letter-" + suffix);
-        env.put("MCDHOOKS_HTTP_PORT", "0");
-        env.put("MCDHOOKS_CREATE_TOPICS", "true");
-        env.put("MCDHOOKS_TOPIC_PARTITIONS", "3");
+        Map<String, String> env = TestEnvironment.bridge(broker, "e2e");
         env.put("MCDHOOKS_NAMESPACE", NAMESPACE);
         env.put("MCDHOOKS_TICK", "200ms");
+        env.put("MCDHOOKS_LAG_INTERVAL", "500ms");
+        env.put("MCDHOOKS_LAG_WINDOW", "4");
         config = BridgeConfig.fromEnvironment(env);
         vertx = Vertx.vertx();
         reader = new KafkaTopicReader(broker.bootstrapServers(), List.of(config.decisionsTopic()));
@@ -130,17 +120,10 @@ class GatekeeperIT {
 
     @Test
     void aFailingPoolPreUpdateHookKeepsEveryNodeUntouchedAndItsLaterPassLetsTheRolloutProceed() {
-        // Given a kmod hook on the pool that fails, and the gatekeeper holding the pool at rest
-        registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> { });
-        hook = hook("kmod-check", r -> Optional.of(Outcome.FAIL));
-        startAll();
-        await().atMost(Duration.ofSeconds(30)).until(this::poolPaused);
-
-        // When a kernel change is rolled out
-        String target = rollOutRealtimeKernel();
+        // Given a kmod hook on the pool that fails, the pool held at rest, and a kernel change rolled out
+        String target = poolGateBlockedByKmodCheck();
 
         // Then the pool gate is blocked and no node moves
-        await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.BLOCKED));
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() ->
                 workers().stream().noneMatch(n -> target.equals(annotation(n, McoApi.DESIRED_CONFIG))) && poolPaused());
         assertThat(lastDecision(Stage.POOL_PRE_UPDATE).summary()).contains("kmod-check: FAIL ChecksFailed");
@@ -240,12 +223,7 @@ class GatekeeperIT {
 
     @Test
     void anOperatorOverrideReleasesABlockedGateAndIsAudited() {
-        registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> { });
-        hook = hook("kmod-check", r -> Optional.of(Outcome.FAIL));
-        startAll();
-        await().atMost(Duration.ofSeconds(30)).until(this::poolPaused);
-        String target = rollOutRealtimeKernel();
-        await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.BLOCKED));
+        String target = poolGateBlockedByKmodCheck();
 
         // When an operator releases the gate by hand
         String gateId = lastDecision(Stage.POOL_PRE_UPDATE).gateId();
@@ -300,12 +278,7 @@ class GatekeeperIT {
     @Test
     void refusedVerdictsGoToTheDeadLetterTopicWithTheirReasonAndReleaseNothing() throws Exception {
         // Given a pool gate held by a failing hook
-        registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> { });
-        hook = hook("kmod-check", r -> Optional.of(Outcome.FAIL));
-        startAll();
-        await().atMost(Duration.ofSeconds(30)).until(this::poolPaused);
-        rollOutRealtimeKernel();
-        await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.BLOCKED));
+        poolGateBlockedByKmodCheck();
         GateRequest request = hook.seen().get(0);
 
         // When garbage, a forged PASS for an unknown gate and a PASS with a mistyped outcome arrive
@@ -349,8 +322,156 @@ class GatekeeperIT {
                 lastDecision(Stage.POOL_PRE_UPDATE).decision() == Decision.BLOCKED && poolPaused());
     }
 
+    @Test
+    void aHookThatStopsConsumingShowsAsStoppedInMetricsTheCliAndTheBlockReason() throws Exception {
+        // Given a hook that consumed under its own group, then stopped
+        registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> { });
+        hook = hook("kmod-check", r -> Optional.of(Outcome.PASS));
+        BridgeVerticle bridge = startAll();
+        await().atMost(Duration.ofSeconds(30)).until(this::poolPaused);
+        await().atMost(Duration.ofSeconds(30)).until(() -> client.resources(UpdateHook.class).withName("kmod-check")
+                .get().getStatus() != null);
+        hook.stopConsuming();
+
+        // When a rollout asks it for a verdict
+        rollOutRealtimeKernel();
+
+        // Then, within a bounded time, it is STOPPED with lag in metrics, in the block reason and in its status
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(bridge.metrics().scrape())
+                .contains("mcdhooks_hook_lag_state{hook=\"kmod-check\"} 3.0"));
+        String scrape = bridge.metrics().scrape();
+        PrometheusText.assertValid(scrape);
+        assertThat(scrape).containsPattern("mcdhooks_hook_lag\\{hook=\"kmod-check\"\\} [1-9]");
+        GatekeeperService gatekeeper = bridge.gatekeeper();
+        var gate = gatekeeper.gatekeeper().gates().stream().filter(g -> g.request().stage() == Stage.POOL_PRE_UPDATE)
+                .findFirst().orElseThrow();
+        assertThat(gatekeeper.blockReason(gate)).startsWith("waiting on kmod-check: MISSING, hook STOPPED, lag ");
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() -> assertThat(client
+                .resources(UpdateHook.class).withName("kmod-check").get().getStatus().getLag().getState())
+                .isEqualTo("STOPPED"));
+
+        // And the CLI, from Kafka alone, says the same
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = io.mcdhooks.bridge.cli.Cli.run(new java.io.PrintWriter(out), new java.io.PrintWriter(err), Map.of(),
+                "--bootstrap-servers", broker.bootstrapServers(), "--topic-gate-requests", config.gateRequestsTopic(),
+                "--topic-gate-decisions", config.decisionsTopic(), "--topic-lifecycle", config.lifecycleTopic(),
+                "status");
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("OPEN GATES").contains("e2e/pool-pre-update/worker/")
+                .contains("hook kmod-check: STOPPED, lag");
+    }
+
     private static String header(ConsumerRecord<?, ?> record, String name) {
         return CloudEventsKafka.header(record.headers(), name);
+    }
+
+    @Test
+    void tenThousandRandomAndMutatedVerdictsCrashNoConsumerAndReleaseNothing() throws Exception {
+        // Given a pool gate blocked by a failing hook
+        poolGateBlockedByKmodCheck();
+        GateRequest request = hook.seen().get(0);
+        BridgeVerticle bridge = deployedBridge;
+        CloudEventsKafka cloudEvents = new CloudEventsKafka(new MessageCodec());
+        Verdict fail = Verdict.answering(request, "kmod-check", Outcome.FAIL, "ModulesMissing", "not yet", null,
+                Instant.now());
+        var valid = cloudEvents.toRecord(config.verdictsTopic(), fail, "fuzz", URI.create("/fuzz"),
+                OffsetDateTime.now(), Map.of());
+
+        // When 10,000 random and mutated records arrive on the verdicts topic
+        long refusedBefore = bridge.gatekeeper().deadLettered();
+        long recordsBefore = bridge.gatekeeper().verdictRecords();
+        List<ProducerRecord<String, byte[]>> fuzz = VerdictFuzz.records(config.verdictsTopic(), valid, 10_000, 42L);
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                broker.bootstrapServers(), "linger.ms", 20), new StringSerializer(), new ByteArraySerializer())) {
+            List<java.util.concurrent.Future<?>> sends = new ArrayList<>();
+            for (ProducerRecord<String, byte[]> record : fuzz) {
+                sends.add(producer.send(record));
+            }
+            producer.flush();
+            for (var send : sends) {
+                send.get();
+            }
+        }
+
+        // Then the consumer keeps going (a real PASS sent after them all still releases), and until
+        // then nothing was released and nobody moved
+        await().atMost(Duration.ofSeconds(120)).until(() ->
+                bridge.gatekeeper().verdictRecords() - recordsBefore >= fuzz.size());
+        assertThat(bridge.gatekeeper().deadLettered() - refusedBefore).isGreaterThan(fuzz.size() / 2);
+        assertThat(decisions(Stage.POOL_PRE_UPDATE)).noneMatch(GateDecision::released);
+        assertThat(poolPaused()).isTrue();
+        assertThat(workers()).noneMatch(n -> !oldConfig.equals(annotation(n, McoApi.DESIRED_CONFIG)));
+        hook.answer(request, Outcome.PASS);
+        await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.RELEASED));
+    }
+
+    @Test
+    void aHookThatSignsIsHeardOnlyThroughItsSignatureAndForgedUnsignedAndReplayedVerdictsAreRefused()
+            throws Exception {
+        // Given a hook that must sign, its public key in a Secret, and its key with the hook
+        java.security.KeyPair hookKey = java.security.KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+        java.security.KeyPair strangerKey = java.security.KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+        client.secrets().inNamespace(NAMESPACE).resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata().withName("kmod-keys").withNamespace(NAMESPACE).endMetadata()
+                .addToData("2026-11", java.util.Base64.getEncoder().encodeToString(io.mcdhooks.schemas.sign.VerdictSignatures
+                        .pem("PUBLIC KEY", hookKey.getPublic().getEncoded()).getBytes()))
+                .build()).create();
+        registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> {
+            UpdateHookSpec.Signature signature = new UpdateHookSpec.Signature();
+            signature.setPublicKeysSecret("kmod-keys");
+            spec.setSignature(signature);
+        });
+        hook = hook("kmod-check", r -> Optional.of(Outcome.FAIL));
+        hook.signWith(hookKey.getPrivate(), "2026-11");
+        BridgeVerticle bridge = startAll();
+        await().atMost(Duration.ofSeconds(30)).until(this::poolPaused);
+        rollOutRealtimeKernel();
+        await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.BLOCKED));
+        GateRequest request = hook.seen().get(0);
+
+        // When PASS verdicts arrive unsigned, forged with another key, and replayed from another gate
+        Verdict pass = Verdict.answering(request, "kmod-check", Outcome.PASS, "ModulesReady", null, null, Instant.now());
+        Verdict elsewhere = new Verdict(pass.cluster(), "e2e/pool-pre-update/worker/rendered-worker-old", 1,
+                pass.hook(), pass.stage(), pass.pool(), null, pass.targetConfig(), Outcome.PASS, "ModulesReady", null,
+                null, pass.producedAt());
+        long refusedBefore = bridge.gatekeeper().deadLettered();
+        sendVerdict(pass, Map.of());
+        sendVerdict(pass, Map.of(CloudEventsKafka.JWS_EXTENSION,
+                io.mcdhooks.schemas.sign.VerdictSignatures.sign(pass, strangerKey.getPrivate(), "2026-11")));
+        sendVerdict(pass, Map.of(CloudEventsKafka.JWS_EXTENSION,
+                io.mcdhooks.schemas.sign.VerdictSignatures.sign(elsewhere, hookKey.getPrivate(), "2026-11")));
+
+        // Then all three are refused, the gate stays blocked, and the refusals are visible
+        await().atMost(Duration.ofSeconds(30)).until(() -> bridge.gatekeeper().deadLettered() - refusedBefore == 3);
+        assertThat(lastDecision(Stage.POOL_PRE_UPDATE).decision()).isEqualTo(Decision.BLOCKED);
+        assertThat(bridge.metrics().scrape()).contains("reason=\"SIGNATURE_UNSIGNED\"")
+                .contains("reason=\"SIGNATURE_BAD_SIGNATURE\"");
+        await().atMost(Duration.ofSeconds(10)).until(() -> client.v1().events().inNamespace("default").list()
+                .getItems().stream().filter(e -> "VerdictRejected".equals(e.getReason())).count() == 3);
+
+        // And the hook's own signed PASS releases the gate
+        hook.answer(request, Outcome.PASS);
+        await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.RELEASED));
+    }
+
+    private void sendVerdict(Verdict verdict, Map<String, String> extensions) throws Exception {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                broker.bootstrapServers()), new StringSerializer(), new ByteArraySerializer())) {
+            producer.send(new CloudEventsKafka(new MessageCodec()).toRecord(config.verdictsTopic(), verdict,
+                    UUID.randomUUID().toString(), URI.create("/forger"), OffsetDateTime.now(), extensions)).get();
+        }
+    }
+
+    /** A failing kmod-check hook on the worker pool, the pool held at rest, then a rollout its gate blocks. */
+    private String poolGateBlockedByKmodCheck() {
+        registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> { });
+        hook = hook("kmod-check", r -> Optional.of(Outcome.FAIL));
+        startAll();
+        await().atMost(Duration.ofSeconds(30)).until(this::poolPaused);
+        String target = rollOutRealtimeKernel();
+        await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.BLOCKED));
+        return target;
     }
 
     private boolean heldNode(String name) {
@@ -358,13 +479,18 @@ class GatekeeperIT {
         return tainted(node) && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
     }
 
-    private void startAll() {
+    private BridgeVerticle startAll() {
         mco = McoSimulator.start(client, SimulatorConfig.defaults().withTimeScale(TIME_SCALE));
-        deployBridge();
+        return deployBridge();
     }
 
-    private void deployBridge() {
-        vertx.deployVerticle(new BridgeVerticle(config, cluster.newClient(), null, Clock.systemUTC())).await();
+    private BridgeVerticle deployedBridge;
+
+    private BridgeVerticle deployBridge() {
+        BridgeVerticle bridge = new BridgeVerticle(config, cluster.newClient(), null, Clock.systemUTC());
+        vertx.deployVerticle(bridge).await();
+        deployedBridge = bridge;
+        return bridge;
     }
 
     private ScriptedHook hook(String name, Function<GateRequest, Optional<Outcome>> script) {

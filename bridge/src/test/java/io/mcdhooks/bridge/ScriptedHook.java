@@ -30,6 +30,7 @@ import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Verdict;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import io.mcdhooks.schemas.kafka.Topics;
 
 /**
  * A hook played by the test: it reads gate requests from Kafka like any hook and answers each as
@@ -45,6 +46,8 @@ final class ScriptedHook implements AutoCloseable {
     private final ExecutorService loop = Executors.newSingleThreadExecutor();
     private volatile Function<GateRequest, Optional<Outcome>> script;
     private volatile boolean running = true;
+    private volatile java.security.PrivateKey signingKey;
+    private volatile String keyId;
 
     ScriptedHook(String name, String bootstrap, String requestsTopic, String verdictsTopic,
                  Function<GateRequest, Optional<Outcome>> script) {
@@ -56,7 +59,9 @@ final class ScriptedHook implements AutoCloseable {
         loop.submit(() -> {
             try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
                     ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                    ConsumerConfig.GROUP_ID_CONFIG, "test-hook-" + name + "-" + UUID.randomUUID(),
+                    // The hook's own group, as a real runner has: its lag is what operators watch.
+                    ConsumerConfig.GROUP_ID_CONFIG, Topics.hookGroup(name),
+                    ConsumerConfig.AUTO_COMMIT_INTERVAL_MS_CONFIG, 200,
                     ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
                     new ByteArrayDeserializer())) {
                 consumer.subscribe(List.of(requestsTopic));
@@ -71,6 +76,12 @@ final class ScriptedHook implements AutoCloseable {
             }
             return null;
         });
+    }
+
+    /** Signs every verdict from now on with {@code key}, known to the gatekeeper as {@code id}. */
+    void signWith(java.security.PrivateKey key, String id) {
+        this.signingKey = key;
+        this.keyId = id;
     }
 
     /** Changes how future requests are answered. */
@@ -88,18 +99,25 @@ final class ScriptedHook implements AutoCloseable {
                 outcome == Outcome.PASS ? "ChecksPassed" : outcome == Outcome.FAIL ? "ChecksFailed" : "StillChecking",
                 name + " says " + outcome, null, Instant.now());
         try {
+            Map<String, String> extensions = signingKey == null ? Map.of() : Map.of(CloudEventsKafka.JWS_EXTENSION,
+                    io.mcdhooks.schemas.sign.VerdictSignatures.sign(verdict, signingKey, keyId));
             producer.send(cloudEvents.toRecord(verdictsTopic, verdict, UUID.randomUUID().toString(),
-                    URI.create("/hooks/" + name), OffsetDateTime.now(ZoneOffset.UTC), Map.of())).get();
+                    URI.create("/hooks/" + name), OffsetDateTime.now(ZoneOffset.UTC), extensions)).get();
         } catch (Exception e) {
             throw new IllegalStateException("could not publish a verdict", e);
         }
     }
 
-    @Override
-    public void close() throws InterruptedException {
+    /** Stops consuming, as a hook that crashed: its consumer leaves the group. */
+    void stopConsuming() throws InterruptedException {
         running = false;
         loop.shutdown();
         loop.awaitTermination(10, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stopConsuming();
         producer.close();
     }
 }

@@ -16,10 +16,8 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -56,14 +54,7 @@ class SimulatedRolloutIT {
     @ValueSource(booleans = {true, false})
     void publishesEveryNodesTransitionsInOrderAndAGateRequestPerStageWithTheTargetsFacts(boolean machineConfigNodes)
             throws Exception {
-        String suffix = UUID.randomUUID().toString().substring(0, 8);
-        Map<String, String> env = new HashMap<>();
-        env.put("MCDHOOKS_CLUSTER", "sim");
-        env.put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
-        env.put("MCDHOOKS_TOPIC_LIFECYCLE", "lifecycle-" + suffix);
-        env.put("MCDHOOKS_TOPIC_GATE_REQUESTS", "gates-" + suffix);
-        env.put("MCDHOOKS_HTTP_PORT", "0");
-        env.put("MCDHOOKS_CREATE_TOPICS", "true");
+        Map<String, String> env = TestEnvironment.bridge(broker, "sim");
         env.put("MCDHOOKS_GATEKEEPER", "false");
         env.put("MCDHOOKS_GATED_POOLS", "worker");
         BridgeConfig config = BridgeConfig.fromEnvironment(env);

@@ -31,6 +31,24 @@ public final class GateEvents {
         };
     }
 
+    /** A verdict refused for its signature, as a Warning Event on the gate's Node or pool. Blocking. */
+    public static void rejected(KubernetesClient client, io.mcdhooks.schemas.Verdict verdict, String reason) {
+        boolean pool = verdict.node() == null;
+        String object = pool ? verdict.pool() : verdict.node();
+        String now = java.time.Instant.now().toString();
+        client.v1().events().inNamespace(NAMESPACE).resource(new EventBuilder()
+                .withNewMetadata().withName(object + "." + UUID.randomUUID().toString().substring(0, 13))
+                .withNamespace(NAMESPACE).endMetadata()
+                .withNewInvolvedObject().withKind(pool ? McoApi.POOL_KIND : "Node")
+                .withApiVersion(pool ? McoApi.V1 : "v1").withName(object).endInvolvedObject()
+                .withReason("VerdictRejected").withType("Warning")
+                .withMessage("a " + verdict.outcome() + " verdict claiming to be from " + verdict.hook() + " on gate "
+                        + verdict.gateId() + " was refused: " + reason)
+                .withNewSource().withComponent(COMPONENT).endSource().withReportingComponent(COMPONENT)
+                .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
+                .build()).create();
+    }
+
     /** Blocking: call from a worker thread. */
     public static void record(KubernetesClient client, GateDecision decision) {
         boolean pool = decision.node() == null;

@@ -27,6 +27,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.mcdhooks.bridge.hooks.HookSpecs;
 import io.mcdhooks.bridge.hooks.UpdateHook;
+import io.mcdhooks.bridge.lag.LagMonitor;
+import io.mcdhooks.bridge.lag.LagStatus;
+import io.mcdhooks.bridge.metrics.BridgeMetrics;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.bridge.mco.Views;
@@ -43,6 +46,7 @@ import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.kafka.DeadLetters;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.mcdhooks.schemas.sign.VerdictSignatures;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -81,8 +85,9 @@ public final class GatekeeperService {
     }
 
     /** Settings of the gatekeeper. */
-    public record Settings(String cluster, KafkaSettings kafka, String verdictsTopic, String deadLetterTopic,
-                           String namespace, String pauseImage, Duration tick) {
+    public record Settings(String cluster, KafkaSettings kafka, String requestsTopic, String verdictsTopic,
+                           String deadLetterTopic, String namespace, String pauseImage, Duration tick,
+                           Duration lagInterval, int lagWindow) {
     }
 
     private final Vertx vertx;
@@ -91,6 +96,11 @@ public final class GatekeeperService {
     private final Settings settings;
     private final Cluster cluster;
     private final Outbox decisionsOutbox;
+    private final BridgeMetrics metrics;
+    private final Clock clock;
+    private LagMonitor lagMonitor;
+    private Map<String, LagStatus> lag = Map.of();
+    private long lagTimer = -1;
     private final Gatekeeper gatekeeper;
     private final LeverActuator levers;
     private final CloudEventsKafka cloudEvents = new CloudEventsKafka(new MessageCodec());
@@ -101,9 +111,15 @@ public final class GatekeeperService {
     private long statusTimer = -1;
     private final Map<String, io.mcdhooks.bridge.hooks.UpdateHookStatus> writtenStatus = new HashMap<>();
     private long deadLettered;
+    private long verdictRecords;
+    private final Map<String, Map<String, java.security.PublicKey>> hookKeys = new HashMap<>();
+    /** How far a signed verdict may seem to predate its gate: clocks of hooks and gatekeeper differ. */
+    private static final Duration CLOCK_SKEW = Duration.ofMinutes(1);
 
     public GatekeeperService(Vertx vertx, Context context, KubernetesClient client, Settings settings,
-                             Cluster cluster, Outbox decisionsOutbox, Clock clock) {
+                             Cluster cluster, Outbox decisionsOutbox, BridgeMetrics metrics, Clock clock) {
+        this.metrics = metrics;
+        this.clock = clock;
         this.vertx = vertx;
         this.context = context;
         this.client = client;
@@ -125,6 +141,11 @@ public final class GatekeeperService {
     /** Verdicts and other records refused so far. */
     public long deadLettered() {
         return deadLettered;
+    }
+
+    /** Records taken from the verdicts topic so far, whatever became of them. */
+    public long verdictRecords() {
+        return verdictRecords;
     }
 
     /** Watches UpdateHooks, and the gate pods and budgets in its namespace; completes once synced. */
@@ -190,7 +211,12 @@ public final class GatekeeperService {
             gatekeeper.tick();
             gatekeeper.forgetReleasedBefore(java.time.Instant.now().minus(Duration.ofHours(6)));
         });
-        statusTimer = vertx.setPeriodic(STATUS_PERIOD.toMillis(), t -> writeHookStatuses());
+        statusTimer = vertx.setPeriodic(STATUS_PERIOD.toMillis(), t -> {
+            writeHookStatuses();
+            metrics.held(nodesHeldByPool());
+        });
+        lagMonitor = new LagMonitor(settings.kafka(), settings.requestsTopic(), settings.lagWindow(), clock);
+        lagTimer = vertx.setPeriodic(settings.lagInterval().toMillis(), t -> sampleLag());
         return followVerdicts(ends);
     }
 
@@ -199,6 +225,14 @@ public final class GatekeeperService {
         if (timer >= 0) {
             vertx.cancelTimer(timer);
             vertx.cancelTimer(statusTimer);
+            vertx.cancelTimer(lagTimer);
+        }
+        if (lagMonitor != null) {
+            LagMonitor monitor = lagMonitor;
+            vertx.executeBlocking(() -> {
+                monitor.close();
+                return null;
+            }, false);
         }
         Future<Void> consumer = verdicts == null ? Future.succeededFuture() : verdicts.close();
         Future<Void> producer = deadLetters == null ? Future.succeededFuture() : deadLetters.close();
@@ -227,7 +261,13 @@ public final class GatekeeperService {
 
     private void onHook(UpdateHook hook) {
         try {
-            gatekeeper.putHook(HookSpecs.from(hook));
+            HookSpec spec = HookSpecs.from(hook);
+            gatekeeper.putHook(spec);
+            if (spec.signed()) {
+                loadKeys(spec.name(), hook.getSpec().getSignature().getPublicKeysSecret());
+            } else {
+                hookKeys.remove(spec.name());
+            }
         } catch (IllegalArgumentException e) {
             LOG.atWarn().addKeyValue("hook", hook.getMetadata().getName()).log("ignoring hook: {}", e.getMessage());
             gatekeeper.removeHook(hook.getMetadata().getName());
@@ -235,10 +275,64 @@ public final class GatekeeperService {
         reconcileAll();
     }
 
+    /** Each registered hook's lag state, as last sampled. */
+    public Map<String, LagStatus> lag() {
+        return lag;
+    }
+
+    /**
+     * Why a gate is closed, for people: its decision's summary, and for hooks it still waits on,
+     * their lag state, e.g. {@code waiting on kmod-check: STALLED, lag 12 for 4 m}.
+     */
+    public String blockReason(Gate gate) {
+        GateDecision decision = GateMachine.evaluate(gate, clock.instant());
+        if (decision.released()) {
+            return decision.summary();
+        }
+        List<String> parts = new ArrayList<>();
+        for (GateDecision.HookStatus hook : decision.hooks()) {
+            if (!decision.blockingHooks().contains(hook.hook())) {
+                continue;
+            }
+            LagStatus status = lag.get(hook.hook());
+            boolean waiting = hook.state() == GateDecision.HookState.MISSING
+                    || hook.state() == GateDecision.HookState.PENDING || hook.state() == GateDecision.HookState.TIMED_OUT;
+            String text = hook.hook() + ": " + hook.state() + (hook.reason() == null ? "" : " " + hook.reason());
+            if (waiting && status != null) {
+                text = hook.hook() + ": " + hook.state() + ", hook " + status.describe(clock.instant());
+            }
+            parts.add(text);
+        }
+        String verb = decision.decision() == GateDecision.Decision.BLOCKED ? "blocked by " : "waiting on ";
+        return decision.decision() == GateDecision.Decision.OVERRIDDEN ? decision.summary() : verb + String.join("; ", parts);
+    }
+
+    private void sampleLag() {
+        List<String> hooks = gatekeeper.hooks().stream().map(HookSpec::name).toList();
+        LagMonitor monitor = lagMonitor;
+        vertx.executeBlocking(() -> monitor.sample(hooks), false).onSuccess(statuses -> {
+            lag = Map.copyOf(statuses);
+            metrics.lag(statuses);
+        });
+    }
+
+    private Map<String, Long> nodesHeldByPool() {
+        Map<String, Long> held = new HashMap<>();
+        for (Gate gate : gatekeeper.gates()) {
+            GateDecision last = gate.last();
+            if (gate.request().stage().perNode() && !gate.released() && last != null
+                    && last.decision() != GateDecision.Decision.OPENED) {
+                held.merge(gate.request().pool().name(), 1L, Long::sum);
+            }
+        }
+        return held;
+    }
+
     /** Writes each hook's open gates and latest verdicts to its status, where they changed. */
     private void writeHookStatuses() {
         for (HookSpec hook : gatekeeper.hooks()) {
-            io.mcdhooks.bridge.hooks.UpdateHookStatus status = HookStatuses.of(hook.name(), gatekeeper.gates());
+            io.mcdhooks.bridge.hooks.UpdateHookStatus status = HookStatuses.of(hook.name(), gatekeeper.gates(),
+                    lag.get(hook.name()));
             if (HookStatuses.same(status, writtenStatus.get(hook.name()))) {
                 continue;
             }
@@ -256,7 +350,54 @@ public final class GatekeeperService {
         }
     }
 
+    /**
+     * Reads a signed hook's public keys from its Secret. Until they are read, and if they cannot
+     * be, the hook has no keys and every verdict of it is refused: a gate waiting on it stays closed.
+     */
+    private void loadKeys(String hook, String secretName) {
+        hookKeys.put(hook, Map.of());
+        vertx.executeBlocking(() -> {
+            var secret = client.secrets().inNamespace(settings.namespace()).withName(secretName).get();
+            Map<String, java.security.PublicKey> keys = new HashMap<>();
+            if (secret != null && secret.getData() != null) {
+                secret.getData().forEach((kid, b64) -> keys.put(kid, VerdictSignatures.publicKey(
+                        new String(java.util.Base64.getDecoder().decode(b64), java.nio.charset.StandardCharsets.UTF_8))));
+            }
+            return keys;
+        }, false).onComplete(result -> {
+            if (result.succeeded() && !result.result().isEmpty()) {
+                hookKeys.put(hook, Map.copyOf(result.result()));
+            } else {
+                LOG.atWarn().addKeyValue("hook", hook).log("no usable public keys in Secret {}/{}: its verdicts are refused",
+                        settings.namespace(), secretName);
+            }
+        });
+    }
+
+    /**
+     * A signed hook's verdict must carry a signature its keys verify, and must not predate the
+     * gate it is about; the signature binds gate, attempt, hook and outcome, so one copied from
+     * another gate or attempt does not verify. Returns why a verdict is refused, or {@code null}.
+     */
+    private String signatureProblem(Verdict verdict, String jws) {
+        Gate gate = gatekeeper.gate(verdict.gateId());
+        Gate.Slot slot = gate == null ? null : gate.hooks().get(verdict.hook());
+        if (slot == null || !slot.signed()) {
+            return null;
+        }
+        VerdictSignatures.Check check = VerdictSignatures.verify(verdict, jws,
+                hookKeys.getOrDefault(verdict.hook(), Map.of()));
+        if (check != VerdictSignatures.Check.VALID) {
+            return "SIGNATURE_" + check;
+        }
+        if (verdict.producedAt().isBefore(gate.openedAt().minus(CLOCK_SKEW))) {
+            return "SIGNATURE_EXPIRED";
+        }
+        return null;
+    }
+
     private void decided(GateDecision decision) {
+        metrics.decision(decision);
         decisionsOutbox.publish(new Outgoing(decision, EventIds.lifecycle(decision.cluster(), "GateDecision",
                 decision.gateId(), Integer.toString(decision.attempt()), decision.decision().name(),
                 decision.decidedAt().toString()), decision.decidedAt()));
@@ -302,7 +443,7 @@ public final class GatekeeperService {
         String poolName = cluster.poolOf(view);
         GenericKubernetesResource pool = poolName == null ? null : cluster.pool(poolName);
         PoolView poolView = pool == null ? null : Views.pool(pool);
-        LeverPlan.NodeLevers want = LeverPlan.node(settings.cluster(), poolView, view, gatekeeper.hooks(),
+        LeverPlan.NodeLevers want = LeverPlan.node(settings.cluster(), poolView, view, enforcingHooks(),
                 gatekeeper::gate);
         levers.applyNode(node, want, () -> { });
     }
@@ -320,9 +461,14 @@ public final class GatekeeperService {
                 nodes.add(nodeView);
             }
         }
-        Boolean paused = LeverPlan.poolPaused(settings.cluster(), view, nodes, gatekeeper.hooks(), gatekeeper::gate,
+        Boolean paused = LeverPlan.poolPaused(settings.cluster(), view, nodes, enforcingHooks(), gatekeeper::gate,
                 levers::gatePodReady);
         levers.applyPool(pool, paused, () -> { });
+    }
+
+    /** Advisory hooks get gate requests, and their verdicts are recorded, but they pull no lever. */
+    private List<HookSpec> enforcingHooks() {
+        return gatekeeper.hooks().stream().filter(h -> h.mode() == GateDecision.Mode.Enforcing).toList();
     }
 
     private void gateObject(HasMetadata object, boolean exists, boolean pod) {
@@ -411,10 +557,23 @@ public final class GatekeeperService {
     }
 
     private void onVerdictRecord(ConsumerRecord<byte[], byte[]> record) {
+        verdictRecords++;
+        try {
+            judge(record);
+        } catch (RuntimeException e) {
+            // Nothing a record holds may stop the consumer; what cannot be judged is refused.
+            deadLetter(record, "PROCESSING_ERROR", "cannot process: " + e);
+        }
+    }
+
+    private void judge(ConsumerRecord<byte[], byte[]> record) {
         String key = record.key() == null ? null : new String(record.key(), java.nio.charset.StandardCharsets.UTF_8);
         Message message;
+        String jws;
         try {
-            message = cloudEvents.fromRecord(key, record.headers(), record.value()).message();
+            CloudEventsKafka.Received received = cloudEvents.fromRecord(key, record.headers(), record.value());
+            message = received.message();
+            jws = received.jws();
         } catch (InvalidMessageException e) {
             deadLetter(record, e.reason().name(), e.getMessage());
             return;
@@ -426,7 +585,20 @@ public final class GatekeeperService {
         if (!settings.cluster().equals(verdict.cluster())) {
             return; // another cluster's gate: one Kafka serves a fleet
         }
+        String refused = signatureProblem(verdict, jws);
+        if (refused != null) {
+            deadLetter(record, refused, "verdict of " + verdict.hook() + " on " + verdict.gateId() + " refused: " + refused);
+            LOG.atWarn().addKeyValue("hook", verdict.hook()).addKeyValue("gate", verdict.gateId())
+                    .log("verdict refused: {}", refused);
+            vertx.executeBlocking(() -> {
+                GateEvents.rejected(client, verdict, refused);
+                return null;
+            }, false);
+            return;
+        }
         VerdictFate fate = gatekeeper.onVerdict(verdict);
+        Gate gate = gatekeeper.gate(verdict.gateId());
+        metrics.verdict(verdict, fate, gate == null ? null : gate.openedAt(), clock.instant());
         if (fate == VerdictFate.UNKNOWN_GATE) {
             deadLetter(record, fate.name(), "no gate " + verdict.gateId() + " is known to this gatekeeper");
         } else if (fate != VerdictFate.ACCEPTED) {
@@ -437,12 +609,14 @@ public final class GatekeeperService {
 
     private void deadLetter(ConsumerRecord<byte[], byte[]> record, String reason, String error) {
         deadLettered++;
+        metrics.deadLetter(reason);
         var letter = DeadLetters.of(record, settings.deadLetterTopic(), "gatekeeper", reason, error);
         KafkaProducerRecord<byte[], byte[]> out = KafkaProducerRecord.create(letter.topic(), letter.key(), letter.value());
         letter.headers().forEach(h -> out.addHeader(h.key(), io.vertx.core.buffer.Buffer.buffer(h.value())));
         deadLetters.send(out).onFailure(e -> LOG.atError().addKeyValue("topic", record.topic())
                 .addKeyValue("offset", record.offset()).log("could not dead-letter a refused record: {}", e.getMessage()));
-        LOG.atWarn().addKeyValue("topic", record.topic()).addKeyValue("partition", record.partition())
+        // Debug only: a flood of garbage must not flood the log; the metric and the topic keep count.
+        LOG.atDebug().addKeyValue("topic", record.topic()).addKeyValue("partition", record.partition())
                 .addKeyValue("offset", record.offset()).log("refused: {}", error);
     }
 

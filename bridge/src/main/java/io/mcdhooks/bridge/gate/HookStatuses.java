@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 import io.mcdhooks.bridge.hooks.UpdateHookStatus;
+import io.mcdhooks.bridge.lag.LagStatus;
 import io.mcdhooks.schemas.Verdict;
 
 /** An UpdateHook's status as the gates show it: the open gates that wait on it, its latest verdicts. */
@@ -16,8 +17,12 @@ final class HookStatuses {
     private HookStatuses() {
     }
 
-    static UpdateHookStatus of(String hook, Collection<Gate> gates) {
+    static UpdateHookStatus of(String hook, Collection<Gate> gates, LagStatus lag) {
         UpdateHookStatus status = new UpdateHookStatus();
+        if (lag != null) {
+            status.setLag(new UpdateHookStatus.Lag(lag.state().name(), lag.lag(),
+                    lag.since() == null ? null : lag.since().toString()));
+        }
         status.setOpenGates(gates.stream()
                 .filter(g -> !g.released() && g.hooks().containsKey(hook))
                 .map(Gate::id).sorted().toList());
@@ -39,6 +44,8 @@ final class HookStatuses {
             return a == b;
         }
         return a.getOpenGates().equals(b.getOpenGates())
+                && Objects.equals(a.getLag() == null ? null : a.getLag().getState() + "/" + a.getLag().getLag(),
+                        b.getLag() == null ? null : b.getLag().getState() + "/" + b.getLag().getLag())
                 && a.getLastVerdicts().stream().map(HookStatuses::key).toList()
                         .equals(b.getLastVerdicts().stream().map(HookStatuses::key).toList());
     }

@@ -45,6 +45,10 @@ public final class HookSpecs {
                 selector = spec.getNodeSelector().getMatchLabels();
             }
         }
+        if (spec.getSignature() != null && (spec.getSignature().getPublicKeysSecret() == null
+                || spec.getSignature().getPublicKeysSecret().isBlank())) {
+            throw new IllegalArgumentException("UpdateHook " + name + ": spec.signature.publicKeysSecret must name a Secret");
+        }
         int timeout = spec.getTimeoutSeconds() == null ? 600 : spec.getTimeoutSeconds();
         int extension = spec.getMaxExtensionSeconds() == null ? 0 : spec.getMaxExtensionSeconds();
         if (timeout < 1 || extension < 0) {
@@ -58,6 +62,6 @@ public final class HookSpecs {
                 spec.getMode() == UpdateHookSpec.Mode.Advisory ? GateDecision.Mode.Advisory : GateDecision.Mode.Enforcing,
                 spec.getPostUpdateFailureAction() == UpdateHookSpec.PostUpdateFailureAction.HoldAndPausePool
                         ? HookSpec.PostUpdateFailure.HoldAndPausePool : HookSpec.PostUpdateFailure.Hold,
-                false);
+                spec.getSignature() != null);
     }
 }

@@ -66,6 +66,33 @@ public class UpdateHookSpec {
     @JsonPropertyDescription("What a failed post-update gate does: Hold keeps the node tainted and cordoned, so the pool's maxUnavailable halts the rollout; HoldAndPausePool also pauses the pool.")
     private PostUpdateFailureAction postUpdateFailureAction = PostUpdateFailureAction.Hold;
 
+    @JsonPropertyDescription("Require every verdict of this hook to carry a detached Ed25519 JWS that one of these keys verifies.")
+    private Signature signature;
+
+    /** Where the keys that verify this hook's verdicts are. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class Signature {
+        @Required
+        @JsonPropertyDescription("A Secret in the gatekeeper's namespace: each entry is a PEM Ed25519 public key, and its name the key id (kid). Two entries let keys rotate.")
+        private String publicKeysSecret;
+
+        public String getPublicKeysSecret() {
+            return publicKeysSecret;
+        }
+
+        public void setPublicKeysSecret(String publicKeysSecret) {
+            this.publicKeysSecret = publicKeysSecret;
+        }
+    }
+
+    public Signature getSignature() {
+        return signature;
+    }
+
+    public void setSignature(Signature signature) {
+        this.signature = signature;
+    }
+
     public List<StageName> getStages() {
         return stages;
     }

@@ -19,6 +19,58 @@ public class UpdateHookStatus {
     @JsonPropertyDescription("Why the spec cannot be used, when it cannot; the hook then takes part in no gate.")
     private String invalid;
 
+    @JsonPropertyDescription("How the hook keeps up with gate requests, from its consumer groups' committed offsets.")
+    private Lag lag;
+
+    public Lag getLag() {
+        return lag;
+    }
+
+    public void setLag(Lag lag) {
+        this.lag = lag;
+    }
+
+    /** The hook's lag state: OK, WARNING, STALLED, STOPPED or ERROR, its lag, and since when. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class Lag {
+        private String state;
+        private Long lag;
+        private String since;
+
+        public Lag() {
+        }
+
+        public Lag(String state, Long lag, String since) {
+            this.state = state;
+            this.lag = lag;
+            this.since = since;
+        }
+
+        public String getState() {
+            return state;
+        }
+
+        public void setState(String state) {
+            this.state = state;
+        }
+
+        public Long getLag() {
+            return lag;
+        }
+
+        public void setLag(Long lag) {
+            this.lag = lag;
+        }
+
+        public String getSince() {
+            return since;
+        }
+
+        public void setSince(String since) {
+            this.since = since;
+        }
+    }
+
     public List<String> getOpenGates() {
         return openGates;
     }

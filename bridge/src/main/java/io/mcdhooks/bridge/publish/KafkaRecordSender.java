@@ -32,6 +32,8 @@ public final class KafkaRecordSender implements RecordSender, AutoCloseable {
         config.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
         config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
         this.producer = KafkaProducer.create(vertx, config, new StringSerializer(), new ByteArraySerializer());
+        // Each send's own future reports its failure to the Outbox, which retries; nothing else to do.
+        this.producer.exceptionHandler(e -> { });
     }
 
     @Override

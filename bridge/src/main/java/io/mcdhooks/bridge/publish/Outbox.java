@@ -34,6 +34,7 @@ public final class Outbox {
     private final CloudEventsKafka cloudEvents;
     private final Map<Class<? extends Message>, String> topics;
     private final URI source;
+    private final java.util.function.Consumer<String> onFailure;
     private final Map<String, ArrayDeque<ProducerRecord<String, byte[]>>> queues = new HashMap<>();
     private int pending;
     private boolean healthy = true;
@@ -42,9 +43,11 @@ public final class Outbox {
     /**
      * @param topics the topic of each message type this outbox publishes
      * @param source the CloudEvents source of everything it publishes
+     * @param onFailure told the topic of every send that failed (and will be retried)
      */
     public Outbox(Vertx vertx, RecordSender sender, CloudEventsKafka cloudEvents,
-                  Map<Class<? extends Message>, String> topics, URI source) {
+                  Map<Class<? extends Message>, String> topics, URI source, java.util.function.Consumer<String> onFailure) {
+        this.onFailure = onFailure;
         this.vertx = vertx;
         this.sender = sender;
         this.cloudEvents = cloudEvents;
@@ -99,6 +102,7 @@ public final class Outbox {
                 }
             } else {
                 healthy = false;
+                onFailure.accept(head.topic());
                 LOG.atWarn().addKeyValue("topic", head.topic()).addKeyValue("key", head.key())
                         .setCause(result.cause())
                         .log("publish failed; retrying in {} ms", backoff.toMillis());

@@ -42,6 +42,8 @@ public final class PublishedLog {
     /**
      * Hands every message of {@code cluster} found in {@code topics} to {@code sink}, in log order
      * per partition, and returns where the read stopped: the end offset of every partition.
+     *
+     * @param cluster only this cluster's messages; {@code null} for every cluster's
      */
     public static Map<TopicPartition, Long> read(KafkaSettings settings, List<String> topics, String cluster, Duration lookback,
                             Duration timeout, CloudEventsKafka cloudEvents, Clock clock, Consumer<Message> sink) {
@@ -79,7 +81,7 @@ public final class PublishedLog {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
                     try {
                         Message message = cloudEvents.fromRecord(record.key(), record.headers(), record.value()).message();
-                        if (cluster.equals(message.cluster())) {
+                        if (cluster == null || cluster.equals(message.cluster())) {
                             sink.accept(message);
                         }
                     } catch (InvalidMessageException e) {

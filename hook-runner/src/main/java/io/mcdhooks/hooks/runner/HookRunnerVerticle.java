@@ -65,6 +65,7 @@ public final class HookRunnerVerticle extends VerticleBase {
     private final CloudEventsKafka cloudEvents = new CloudEventsKafka(new MessageCodec());
     private final URI source;
     private final RunnerGauges gauges = new RunnerGauges();
+    private volatile VerdictSigner signer;
 
     private final Map<String, OpenGate> open = new HashMap<>();
     private final ArrayDeque<OpenGate> ready = new ArrayDeque<>();
@@ -93,6 +94,12 @@ public final class HookRunnerVerticle extends VerticleBase {
         this.logFactory = logFactory;
         this.publisherFactory = publisherFactory;
         this.source = URI.create("/hooks/" + config.hookName());
+    }
+
+    /** Signs every verdict from now on (for hooks whose UpdateHook requires signatures). */
+    public HookRunnerVerticle signWith(VerdictSigner verdictSigner) {
+        this.signer = verdictSigner;
+        return this;
     }
 
     public RunnerGauges gauges() {
@@ -340,8 +347,10 @@ public final class HookRunnerVerticle extends VerticleBase {
     }
 
     private ProducerRecord<byte[], byte[]> toRecord(Verdict verdict, String id) {
+        VerdictSigner sign = signer;
         ProducerRecord<String, byte[]> record = cloudEvents.toRecord(config.verdictsTopic(), verdict, id, source,
-                verdict.producedAt().atOffset(ZoneOffset.UTC), Map.of());
+                verdict.producedAt().atOffset(ZoneOffset.UTC),
+                sign == null ? Map.of() : Map.of(CloudEventsKafka.JWS_EXTENSION, sign.sign(verdict)));
         return new ProducerRecord<>(record.topic(), null, record.key().getBytes(StandardCharsets.UTF_8),
                 record.value(), record.headers());
     }

@@ -1,13 +1,19 @@
 package io.mcdhooks.hooks.runner;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.mcdhooks.hooks.api.Hook;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
 
 /**
  * The runner process. {@code main} hosts a built-in hook kind named by {@code MCDHOOKS_HOOK_KIND};
@@ -32,7 +38,11 @@ public final class Main {
     /** Runs {@code hook} until SIGTERM, configured from the environment. */
     public static void run(Function<Vertx, Hook> hook) {
         HookRunnerConfig config = config();
-        Vertx vertx = Vertx.vertx();
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        Vertx vertx = Vertx.builder()
+                .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
+                .withMetrics(new MicrometerMetricsFactory(registry))
+                .build();
         HookRunnerVerticle runner;
         try {
             runner = new HookRunnerVerticle(hook.apply(vertx), config);
@@ -50,7 +60,22 @@ public final class Main {
                 LOG.atWarn().setCause(e).log("runner did not stop cleanly");
             }
         }, "mcdhooks-shutdown"));
+        try {
+            runner.signWith(VerdictSigner.fromEnvironment(System.getenv()));
+        } catch (ConfigException e) {
+            vertx.close();
+            exitWithConfigError(e);
+            return;
+        }
+        RunnerEndpoints.bind(registry, config.hookName(), runner.gauges());
+        AtomicBoolean ready = new AtomicBoolean();
+        int port = httpPort();
+        if (port >= 0) {
+            RunnerEndpoints.serve(vertx, port, registry, ready::get).onFailure(e ->
+                    LOG.atError().setCause(e).log("cannot serve health and metrics on port {}", port));
+        }
         vertx.deployVerticle(runner).onComplete(ar -> {
+            ready.set(ar.succeeded());
             if (ar.succeeded()) {
                 LOG.atInfo().addKeyValue("hook", config.hookName()).log("hook runner started");
             } else {
@@ -58,6 +83,20 @@ public final class Main {
                 System.exit(EXIT_START_FAILED);
             }
         });
+    }
+
+    /** MCDHOOKS_HTTP_PORT: health and metrics (default 8080; {@code off} serves none). */
+    private static int httpPort() {
+        String value = System.getenv().getOrDefault("MCDHOOKS_HTTP_PORT", "8080").trim();
+        if ("off".equalsIgnoreCase(value)) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            exitWithConfigError(new ConfigException("MCDHOOKS_HTTP_PORT='" + value + "' is not a port number or off"));
+            return -1;
+        }
     }
 
     private static HookRunnerConfig config() {

@@ -111,7 +111,8 @@ public final class CloudEventsKafka {
                         "no CloudEvents binary-mode headers (ce_specversion, ce_id, ce_source, ce_type)");
             }
             return reader.toEvent();
-        } catch (CloudEventRWException e) {
+        } catch (CloudEventRWException | IllegalStateException | IllegalArgumentException e) {
+            // The SDK reports a missing or malformed attribute in any of these ways.
             throw new InvalidMessageException(null, RejectReason.NOT_A_CLOUDEVENT,
                     List.of("CloudEvents headers: " + e.getMessage()), e);
         }

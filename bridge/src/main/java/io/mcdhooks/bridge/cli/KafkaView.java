@@ -1,0 +1,46 @@
+package io.mcdhooks.bridge.cli;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.mcdhooks.bridge.publish.PublishedLog;
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.LifecycleEvent;
+import io.mcdhooks.schemas.Message;
+import io.mcdhooks.schemas.codec.MessageCodec;
+import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import io.mcdhooks.schemas.kafka.KafkaSettings;
+
+/** What the lifecycle and decision topics say now: the latest of each node, pool and gate. */
+final class KafkaView {
+
+    final Map<String, LifecycleEvent> nodes = new TreeMap<>();
+    final Map<String, LifecycleEvent> pools = new TreeMap<>();
+    /** Latest decision per gate and attempt, in the order gates were first decided. */
+    final Map<String, GateDecision> gates = new LinkedHashMap<>();
+
+    static KafkaView read(Cli cli, KafkaSettings kafka, Duration lookback) {
+        KafkaView view = new KafkaView();
+        List<Message> messages = new ArrayList<>();
+        PublishedLog.read(kafka, List.of(cli.lifecycleTopic, cli.decisionsTopic), cli.cluster, lookback, cli.timeout,
+                new CloudEventsKafka(new MessageCodec()), Clock.systemUTC(), messages::add);
+        for (Message m : messages) {
+            if (m instanceof LifecycleEvent e) {
+                String key = e.cluster() + "/" + e.object().name();
+                (e.object().kind() == LifecycleEvent.ObjectRef.Kind.Node ? view.nodes : view.pools).put(key, e);
+            } else if (m instanceof GateDecision d) {
+                view.gates.put(d.gateId() + "#" + d.attempt(), d);
+            }
+        }
+        return view;
+    }
+
+    List<GateDecision> openGates() {
+        return gates.values().stream().filter(d -> !d.released()).toList();
+    }
+}

@@ -1,0 +1,111 @@
+package io.mcdhooks.bridge.metrics;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.mcdhooks.bridge.gate.VerdictFate;
+import io.mcdhooks.bridge.lag.LagStatus;
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.Verdict;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+/**
+ * The bridge's and gatekeeper's metrics, in Prometheus text format at {@code /metrics}. One
+ * prefix, {@code mcdhooks_}; tags {@code stage}, {@code pool}, {@code hook}, {@code outcome},
+ * {@code decision}. Hook and pool names are bounded by what the cluster registers.
+ */
+public final class BridgeMetrics {
+
+    private final PrometheusMeterRegistry registry;
+    private final Map<String, AtomicLong> lag = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> lagState = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> held = new ConcurrentHashMap<>();
+
+    public BridgeMetrics(PrometheusMeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    public static BridgeMetrics create() {
+        return new BridgeMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /** The Prometheus text exposition of every metric. */
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    public void decision(GateDecision d) {
+        Tags tags = Tags.of("stage", d.stage().wire(), "pool", d.pool());
+        if (d.decision() == GateDecision.Decision.OPENED) {
+            Counter.builder("mcdhooks.gates.opened").description("Gates opened").tags(tags)
+                    .register(registry).increment();
+            return;
+        }
+        Counter.builder("mcdhooks.gate.decisions").description("Gate decisions, by what was decided")
+                .tags(tags).tag("decision", d.decision().name()).tag("released", Boolean.toString(d.released()))
+                .register(registry).increment();
+        if (d.released() && d.openedAt() != null) {
+            Timer.builder("mcdhooks.gate.release").description("From a gate's opening to its release")
+                    .tags(tags).publishPercentileHistogram().register(registry)
+                    .record(Duration.between(d.openedAt(), d.decidedAt()));
+        }
+    }
+
+    public void verdict(Verdict v, VerdictFate fate, Instant openedAt, Instant receivedAt) {
+        Counter.builder("mcdhooks.verdicts").description("Verdicts received, by what became of them")
+                .tags("hook", v.hook(), "outcome", v.outcome().name(), "fate", fate.name())
+                .register(registry).increment();
+        if (fate == VerdictFate.ACCEPTED && openedAt != null) {
+            Timer.builder("mcdhooks.gate.verdict").description("From a gate's opening to each verdict on it")
+                    .tags("hook", v.hook(), "stage", v.stage().wire()).publishPercentileHistogram()
+                    .register(registry).record(Duration.between(openedAt, receivedAt));
+        }
+    }
+
+    public void deadLetter(String reason) {
+        Counter.builder("mcdhooks.dead.letters").description("Records refused and sent to the dead-letter topic")
+                .tag("reason", reason).register(registry).increment();
+    }
+
+    public void publishFailure(String topic) {
+        Counter.builder("mcdhooks.publish.failures").description("Sends that failed and will be retried")
+                .tag("topic", topic).register(registry).increment();
+    }
+
+    /** Each hook's lag on the gate requests and its state (0 OK, 1 WARNING, 2 STALLED, 3 STOPPED, 4 ERROR). */
+    public void lag(Map<String, LagStatus> statuses) {
+        statuses.forEach((hook, status) -> {
+            gauge(lag, "mcdhooks.hook.lag", "Gate requests the hook has not committed", "hook", hook)
+                    .set(status.lag());
+            gauge(lagState, "mcdhooks.hook.lag.state", "0 OK, 1 WARNING, 2 STALLED, 3 STOPPED, 4 ERROR", "hook", hook)
+                    .set(status.state().ordinal());
+        });
+    }
+
+    /** Nodes whose gate holds them now, per pool. */
+    public void held(Map<String, Long> nodesHeldByPool) {
+        held.forEach((pool, value) -> value.set(nodesHeldByPool.getOrDefault(pool, 0L)));
+        nodesHeldByPool.forEach((pool, count) ->
+                gauge(held, "mcdhooks.nodes.held", "Nodes a closed gate holds", "pool", pool).set(count));
+    }
+
+    private AtomicLong gauge(Map<String, AtomicLong> values, String name, String description, String tag, String value) {
+        return values.computeIfAbsent(value, v -> {
+            AtomicLong holder = new AtomicLong();
+            Gauge.builder(name, holder, AtomicLong::get).description(description).tag(tag, v).register(registry);
+            return holder;
+        });
+    }
+}

@@ -1,0 +1,192 @@
+package io.mcdhooks.bridge.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.mcdhooks.bridge.gate.GatekeeperService;
+import io.mcdhooks.sandbox.kafka.KafkaBroker;
+import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.LifecycleEvent;
+import io.mcdhooks.schemas.Message;
+import io.mcdhooks.schemas.Stage;
+import io.mcdhooks.schemas.Transition;
+import io.mcdhooks.schemas.codec.MessageCodec;
+import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import io.mcdhooks.schemas.kafka.Topics;
+
+/** The CLI on real output: a real broker, and fabric8's in-memory API for override. */
+@EnableKubernetesMockClient(crud = true)
+@ExtendWith(KafkaBrokerExtension.class)
+class CliIT {
+
+    KubernetesClient client;
+
+    private final KafkaBroker broker;
+    private final String suffix = UUID.randomUUID().toString().substring(0, 8);
+    private final String lifecycle = "lifecycle-" + suffix;
+    private final String requests = "requests-" + suffix;
+    private final String decisions = "decisions-" + suffix;
+    private final String verdicts = "verdicts-" + suffix;
+
+    CliIT(KafkaBroker broker) {
+        this.broker = broker;
+    }
+
+    @Test
+    void statusShowsPoolsNodesAndWhoBlocksOpenGates() throws Exception {
+        // Given a node mid-update and a gate blocked on it
+        GateRequest request = request("worker-1");
+        publish(lifecycle, event("worker", LifecycleEvent.ObjectRef.Kind.MachineConfigPool, Transition.NEW_TARGET_CONFIG));
+        publish(lifecycle, event("worker-1", LifecycleEvent.ObjectRef.Kind.Node, Transition.RESUMED));
+        publish(requests, request);
+        publish(decisions, new GateDecision("c1", request.gateId(), 1, Stage.POST_UPDATE, "worker", "worker-1",
+                "rendered-worker-2", GateDecision.Decision.BLOCKED, false, List.of(
+                        new GateDecision.HookStatus("node-check", GateDecision.HookState.FAIL, GateDecision.Mode.Enforcing,
+                                "ProbeFailed", "port 9100 refused", Instant.now(), null, 600, 0, null, false, false)),
+                List.of("node-check"), "blocked by node-check: FAIL ProbeFailed", null, Instant.now(), Instant.now()));
+
+        // When
+        Result result = cli("status");
+
+        // Then
+        assertThat(result.code).as(result.err).isZero();
+        assertThat(result.out).contains("c1/worker").contains("c1/worker-1").contains("resumed")
+                .contains(request.gateId()).contains("blocked by node-check: FAIL ProbeFailed")
+                .contains("hook node-check: STOPPED, lag 1");
+    }
+
+    @Test
+    void lagTellsAStoppedHookFromOneThatKeepsUp() throws Exception {
+        // Given two hooks: one consumed every request, one consumed nothing and has no consumer
+        publish(requests, request("worker-0"));
+        publish(requests, request("worker-1"));
+        commit(Topics.hookGroup("keeps-up"), 2);
+        commit(Topics.hookGroup("gone"), 0);
+
+        Result result = cli("lag", "--samples", "1");
+
+        assertThat(result.code).as(result.err).isZero();
+        assertThat(result.out).containsPattern("keeps-up\\s+OK\\s+0").containsPattern("gone\\s+STOPPED\\s+2");
+    }
+
+    @Test
+    void tailFollowsEveryKindOfMessage() throws Exception {
+        GateRequest request = request("worker-2");
+        publish(lifecycle, event("worker-2", LifecycleEvent.ObjectRef.Kind.Node, Transition.UPDATE_ASSIGNED));
+        publish(requests, request);
+
+        Result result = cli("tail", "--from-beginning", "--max", "2", "--for", "30s");
+
+        assertThat(result.code).as(result.err).isZero();
+        assertThat(result.out).contains("lifecycle c1/worker-2 update-assigned")
+                .contains("request   " + request.gateId());
+    }
+
+    @Test
+    void overrideAnnotatesTheGatesNodeWithWhoAndWhy() {
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("worker-1").endMetadata().build()).create();
+        OverrideCommand.clientForTests = client;
+        try {
+            Result result = cli("override", "--gate", "c1/post-update/worker-1/rendered-worker-2", "--release",
+                    "--reason", "checked by hand", "--by", "alice");
+
+            assertThat(result.code).as(result.err).isZero();
+            assertThat(client.nodes().withName("worker-1").get().getMetadata().getAnnotations()
+                    .get(GatekeeperService.OVERRIDE_ANNOTATION))
+                    .contains("\"action\":\"release\"").contains("\"by\":\"alice\"").contains("checked by hand");
+        } finally {
+            OverrideCommand.clientForTests = null;
+        }
+    }
+
+    @Test
+    void anUnreachableBrokerIsAClearErrorWithItsOwnExitCode() {
+        Result result = run(Map.of(), "--bootstrap-servers", "127.0.0.1:1", "--timeout", "2s", "status");
+
+        assertThat(result.code).isEqualTo(Cli.KAFKA_UNREACHABLE);
+        assertThat(result.err).contains("cannot reach Kafka at 127.0.0.1:1");
+    }
+
+    @Test
+    void badArgumentsSayWhatIsWrong() {
+        Result missing = run(Map.of(), "override", "--gate", "x");
+        Result noKafka = run(Map.of(), "status");
+
+        assertThat(missing.code).isEqualTo(2);
+        assertThat(missing.err).contains("--reason");
+        assertThat(noKafka.code).isEqualTo(2);
+        assertThat(noKafka.err).contains("KAFKA_BOOTSTRAP_SERVERS");
+    }
+
+    private record Result(int code, String out, String err) {
+    }
+
+    private Result cli(String... args) {
+        List<String> all = new ArrayList<>(List.of("--bootstrap-servers", broker.bootstrapServers(),
+                "--topic-lifecycle", lifecycle, "--topic-gate-requests", requests,
+                "--topic-gate-decisions", decisions, "--topic-verdicts", verdicts));
+        all.addAll(List.of(args));
+        return run(Map.of(), all.toArray(String[]::new));
+    }
+
+    private static Result run(Map<String, String> env, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Cli.run(new PrintWriter(out, true), new PrintWriter(err, true), env, args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    private void publish(String topic, Message message) throws Exception {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                broker.bootstrapServers()), new StringSerializer(), new ByteArraySerializer())) {
+            producer.send(new CloudEventsKafka(new MessageCodec()).toRecord(topic, message,
+                    UUID.randomUUID().toString(), URI.create("/test"), OffsetDateTime.now(), Map.of())).get();
+        }
+    }
+
+    private void commit(String group, long offset) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, group), new StringDeserializer(), new StringDeserializer())) {
+            consumer.commitSync(Map.of(new TopicPartition(requests, 0), new OffsetAndMetadata(offset)));
+        }
+    }
+
+    private static LifecycleEvent event(String name, LifecycleEvent.ObjectRef.Kind kind, Transition transition) {
+        return new LifecycleEvent("c1", new LifecycleEvent.ObjectRef(kind, name, "uid-" + name, "1"), "worker",
+                transition, "rendered-worker-1", "rendered-worker-2", null, null, null, null, null, Instant.now(), false);
+    }
+
+    private static GateRequest request(String node) {
+        return new GateRequest("c1", "c1/post-update/" + node + "/rendered-worker-2", 1, Stage.POST_UPDATE,
+                new GateRequest.PoolFacts("worker", "1", 3), new GateRequest.NodeFacts(node, "a", Map.of()),
+                "rendered-worker-1", "rendered-worker-2",
+                new GateRequest.TargetFacts("quay.io/os@sha256:1", "default", null, null, null),
+                Instant.now(), Instant.now().plusSeconds(600));
+    }
+}

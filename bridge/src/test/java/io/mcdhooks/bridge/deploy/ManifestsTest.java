@@ -1,0 +1,99 @@
+package io.mcdhooks.bridge.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.strimzi.api.kafka.model.user.KafkaUser;
+
+/** Every manifest parses into its typed model, with no field the model does not know. */
+class ManifestsTest {
+
+    static Stream<Manifests.Document> documents() {
+        return Manifests.all().stream();
+    }
+
+    @Test
+    void deployHoldsManifests() {
+        // Given the deploy/ tree; a wrong working directory would make every other test vacuous.
+        assertThat(Manifests.DEPLOY.resolve("base/kustomization.yaml")).exists();
+        assertThat(Manifests.all()).hasSizeGreaterThan(20);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("documents")
+    void parsesIntoItsTypedModelWithNoUnknownField(Manifests.Document document) {
+        HasMetadata object = Manifests.parse(document);
+        assertThat(object.getMetadata().getName()).as(document.toString()).isNotBlank();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("documents")
+    void namespacedObjectsNameTheirNamespace(Manifests.Document document) {
+        // No namespace transformer is used (the Events Role must stay in "default"), so every
+        // namespaced object says where it goes, and cluster-scoped ones say nothing.
+        HasMetadata object = Manifests.parse(document);
+        if (object instanceof Namespaced) {
+            assertThat(object.getMetadata().getNamespace()).as(document.toString()).isIn("mcdhooks", "default");
+        } else {
+            assertThat(object.getMetadata().getNamespace()).as(document.toString()).isNull();
+        }
+    }
+
+    @Test
+    void namesAreUniquePerKindAndNamespace() {
+        List<String> keys = Manifests.base().stream()
+                .map(d -> d.kindKey() + "/" + d.tree().path("metadata").path("namespace").asText() + "/" + d.name())
+                .toList();
+        assertThat(keys).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void anUnknownFieldOfAKubernetesObjectFails() throws Exception {
+        JsonNode deployment = Manifests.YAML.readTree("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: x}
+                spec:
+                  replicaz: 2
+                """);
+        assertThatThrownBy(() -> Manifests.strict(deployment, Deployment.class))
+                .hasMessageContaining("replicaz");
+    }
+
+    @Test
+    void anUnknownFieldOfAStrimziObjectFails() throws Exception {
+        JsonNode user = Manifests.YAML.readTree("""
+                apiVersion: kafka.strimzi.io/v1beta2
+                kind: KafkaUser
+                metadata: {name: x}
+                spec:
+                  authorization:
+                    type: simple
+                    acls:
+                      - resource: {type: topic, name: t}
+                        operations: [Read]
+                        hots: "*"
+                """);
+        assertThatThrownBy(() -> Manifests.strict(user, KafkaUser.class))
+                .hasMessageContaining("hots");
+    }
+
+    @Test
+    void everyKindInUseHasAModel() {
+        Set<String> kinds = Manifests.MODELS.keySet();
+        assertThat(Manifests.all()).allSatisfy(d -> assertThat(kinds).as(d.toString()).contains(d.kindKey()));
+    }
+}

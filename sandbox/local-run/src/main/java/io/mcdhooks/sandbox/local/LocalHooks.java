@@ -1,0 +1,185 @@
+package io.mcdhooks.sandbox.local;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.mcdhooks.bridge.hooks.UpdateHook;
+import io.mcdhooks.bridge.hooks.UpdateHookSpec;
+import io.mcdhooks.hooks.api.GateSelector;
+import io.mcdhooks.hooks.api.Hook;
+import io.mcdhooks.hooks.examples.KernelModuleReadinessHook;
+import io.mcdhooks.hooks.examples.NodeSelfCheckHook;
+import io.mcdhooks.hooks.exec.ExecHook;
+import io.mcdhooks.hooks.runner.HookRunnerConfig;
+import io.mcdhooks.hooks.runner.HookRunnerVerticle;
+import io.mcdhooks.sandbox.mco.Topology;
+import io.mcdhooks.schemas.GateDecision.FailurePolicy;
+import io.mcdhooks.schemas.Stage;
+import io.vertx.core.Vertx;
+
+/**
+ * The example hooks of the local run, each in a real hook runner (in this JVM, on their own
+ * Vert.x instance, talking only to Kafka), and the UpdateHook resources that register them.
+ *
+ * <ul>
+ * <li>{@value #KMOD}: the kmod example on {@code pool-pre-update}, reading a module catalog file.
+ * <li>{@value #SELFCHECK}: the self-check example on {@code post-update}, running a shell command
+ *     with the request in {@code MCDHOOKS_*} variables; in post-check-fails the first node that
+ *     asks fails (a marker file remembers which).
+ * <li>{@value #CMDB} (hook-down only): an exec hook on {@code pre-update} whose runner is stopped
+ *     once registered, so its gates time out.
+ * </ul>
+ */
+final class LocalHooks implements AutoCloseable {
+
+    static final String KMOD = "kmod-check";
+    static final String SELFCHECK = "node-selfcheck";
+    static final String CMDB = "cmdb-sync";
+    static final String POOL = "worker";
+    /** The kernel the simulated OS image carries, as the module catalog knows it. */
+    static final String KERNEL = "5.14.0-427.13.1.el9_4.x86_64";
+    static final List<String> MODULES = List.of("nvidia", "ice");
+    static final int CMDB_TIMEOUT_SECONDS = 3;
+
+    private final Scenario scenario;
+    private final Path dir;
+    private final Map<String, String> kafkaEnv;
+    private final Vertx vertx = Vertx.vertx();
+    private final Map<String, String> deployments = new LinkedHashMap<>();
+
+    /**
+     * @param kafkaEnv {@code KAFKA_*} variables for the runners (bootstrap servers at least)
+     */
+    LocalHooks(Scenario scenario, Path dir, Map<String, String> kafkaEnv) {
+        this.scenario = scenario;
+        this.dir = dir;
+        this.kafkaEnv = Map.copyOf(kafkaEnv);
+    }
+
+    Path catalog() {
+        return dir.resolve("module-catalog.json");
+    }
+
+    /** Writes the module catalog: the default kernel always has the modules, realtime only if {@code realtimeBuilt}. */
+    void writeCatalog(boolean realtimeBuilt) {
+        String modules = "[\"" + String.join("\", \"", MODULES) + "\"]";
+        String json = "{\n  \"images\": {\"" + Topology.DEFAULT_OS_IMAGE + "\": \"" + KERNEL + "\"},\n"
+                + "  \"modules\": {\"" + KERNEL + "\": {\"default\": " + modules + ", \"realtime\": "
+                + (realtimeBuilt ? modules : "[]") + "}}\n}\n";
+        try {
+            Path tmp = dir.resolve("module-catalog.json.tmp");
+            Files.writeString(tmp, json, StandardCharsets.UTF_8);
+            Files.move(tmp, catalog(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The self-check's command: healthy, or in post-check-fails unhealthy on the first node that asks. */
+    String selfCheckCommand() {
+        String healthy = "echo \"$MCDHOOKS_NODE healthy: kubelet, CRI-O and network checks passed\"";
+        if (scenario != Scenario.POST_CHECK_FAILS) {
+            return healthy;
+        }
+        String marker = dir.resolve("failing-node").toString();
+        String lock = dir.resolve("failing-node.lock").toString();
+        return "if mkdir '" + lock + "' 2>/dev/null; then printf '%s' \"$MCDHOOKS_NODE\" > '" + marker + ".tmp' && mv '"
+                + marker + ".tmp' '" + marker + "'; fi; "
+                + "while [ ! -f '" + marker + "' ]; do sleep 0.1; done; "
+                + "if [ \"$(cat '" + marker + "')\" = \"$MCDHOOKS_NODE\" ]; then "
+                + "echo \"$MCDHOOKS_NODE: kubelet health probe failed after reboot (simulated fault)\"; exit 1; fi; "
+                + healthy;
+    }
+
+    /** Starts every runner of the scenario; returns once all consume. */
+    void start() {
+        writeCatalog(scenario != Scenario.KMOD_MISSING);
+        deploy(KMOD, new KernelModuleReadinessHook(vertx, GateSelector.stages(Stage.POOL_PRE_UPDATE),
+                catalog().toString(), MODULES, Duration.ofSeconds(2)));
+        deploy(SELFCHECK, new NodeSelfCheckHook(vertx, SELFCHECK, GateSelector.stages(Stage.POST_UPDATE),
+                selfCheckCommand(), null, null));
+        if (scenario == Scenario.HOOK_DOWN) {
+            deploy(CMDB, new ExecHook(CMDB, GateSelector.stages(Stage.PRE_UPDATE),
+                    "echo \"recorded $MCDHOOKS_NODE in the CMDB\"", null));
+        }
+    }
+
+    /** Stops one hook's runner, as if its service went down: it consumes no more. */
+    void stop(String hook) {
+        String id = deployments.remove(hook);
+        if (id != null) {
+            await(vertx.undeploy(id).toCompletionStage().toCompletableFuture());
+        }
+    }
+
+    /** The UpdateHook resources that register the scenario's hooks. */
+    List<UpdateHook> registrations(FailurePolicy hookDownPolicy) {
+        List<UpdateHook> hooks = new ArrayList<>();
+        hooks.add(updateHook(KMOD, UpdateHookSpec.StageName.POOL_PRE_UPDATE, 600, UpdateHookSpec.FailurePolicy.Fail));
+        hooks.add(updateHook(SELFCHECK, UpdateHookSpec.StageName.POST_UPDATE, 120, UpdateHookSpec.FailurePolicy.Fail));
+        if (scenario == Scenario.HOOK_DOWN) {
+            hooks.add(updateHook(CMDB, UpdateHookSpec.StageName.PRE_UPDATE, CMDB_TIMEOUT_SECONDS,
+                    hookDownPolicy == FailurePolicy.Fail ? UpdateHookSpec.FailurePolicy.Fail
+                            : UpdateHookSpec.FailurePolicy.Ignore));
+        }
+        return hooks;
+    }
+
+    private static UpdateHook updateHook(String name, UpdateHookSpec.StageName stage, int timeoutSeconds,
+                                         UpdateHookSpec.FailurePolicy policy) {
+        UpdateHook hook = new UpdateHook();
+        hook.getMetadata().setName(name);
+        UpdateHookSpec spec = new UpdateHookSpec();
+        spec.setStages(List.of(stage));
+        spec.setPools(List.of(POOL));
+        spec.setTimeoutSeconds(timeoutSeconds);
+        spec.setFailurePolicy(policy);
+        hook.setSpec(spec);
+        return hook;
+    }
+
+    private void deploy(String name, Hook hook) {
+        Map<String, String> env = new HashMap<>(kafkaEnv);
+        env.put("MCDHOOKS_HOOK_NAME", name);
+        env.put("MCDHOOKS_CHECK_TIMEOUT", "30s");
+        env.put("MCDHOOKS_HEARTBEAT_INTERVAL", "5s");
+        env.put("MCDHOOKS_RETRY_BACKOFF", "1s");
+        env.put("MCDHOOKS_RETRY_BACKOFF_MAX", "5s");
+        env.put("MCDHOOKS_SHUTDOWN_TIMEOUT", "3s");
+        HookRunnerConfig config = HookRunnerConfig.fromEnvironment(env);
+        String id = await(vertx.deployVerticle(new HookRunnerVerticle(hook, config))
+                .toCompletionStage().toCompletableFuture());
+        deployments.put(name, id);
+    }
+
+    private static <T> T await(java.util.concurrent.CompletableFuture<T> future) {
+        try {
+            return future.get(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (Exception e) {
+            throw new IllegalStateException("hook runner: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            vertx.close().toCompletionStage().toCompletableFuture().get(15, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            // best effort: the runners hold no state that outlives them
+        }
+    }
+}

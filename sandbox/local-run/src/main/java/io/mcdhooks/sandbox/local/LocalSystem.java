@@ -1,0 +1,388 @@
+package io.mcdhooks.sandbox.local;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.mcdhooks.bridge.BridgeConfig;
+import io.mcdhooks.bridge.BridgeVerticle;
+import io.mcdhooks.bridge.hooks.UpdateHook;
+import io.mcdhooks.sandbox.kafka.ForkedKafkaBroker;
+import io.mcdhooks.sandbox.kafka.KafkaBroker;
+import io.mcdhooks.sandbox.mco.InMemoryCluster;
+import io.mcdhooks.sandbox.mco.MachineConfigs;
+import io.mcdhooks.sandbox.mco.MaxUnavailable;
+import io.mcdhooks.sandbox.mco.McoSimulator;
+import io.mcdhooks.sandbox.mco.SimulatorConfig;
+import io.mcdhooks.sandbox.mco.Topology;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Everything of one local run, started in order and closed in reverse: the Kafka broker (forked
+ * JVM) or a given Kafka, the in-memory cluster with the simulated MCO or a given cluster, the
+ * bridge with its gatekeeper, and the example hooks in their runners. Close is idempotent and
+ * safe from a shutdown hook.
+ */
+public final class LocalSystem implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalSystem.class);
+    static final String CLUSTER = "local";
+    static final String NAMESPACE = "mcdhooks";
+    static final String MACHINE_CONFIG = "99-worker-realtime";
+
+    private final LocalRunConfig config;
+    private final List<String> notes = new CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "local-run-scenario");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Instant startedAt = Instant.now();
+    private Path dir;
+    private KafkaBroker broker;
+    private String bootstrapServers;
+    private InMemoryCluster cluster;
+    private KubernetesClient client;
+    private KubernetesClient bridgeClient;
+    private McoSimulator mco;
+    private Vertx bridgeVertx;
+    private BridgeVerticle bridge;
+    private LocalHooks hooks;
+    private StatusClient status;
+    private String initialTarget;
+    private volatile Instant rolloutAt;
+    private volatile Instant scenarioActionsDoneAt = Instant.EPOCH;
+    private boolean closed;
+
+    private LocalSystem(LocalRunConfig config) {
+        this.config = config;
+    }
+
+    /** Starts everything the configuration asks for, registers the hooks, and (if asked) rolls out the change. */
+    public static LocalSystem start(LocalRunConfig config) {
+        LocalSystem system = new LocalSystem(config);
+        try {
+            system.startAll();
+            return system;
+        } catch (RuntimeException e) {
+            system.close();
+            throw e;
+        }
+    }
+
+    private void startAll() {
+        try {
+            dir = Files.createTempDirectory("mcdhooks-local-");
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create a temporary directory", e);
+        }
+        // The broker (a forked JVM) and the in-memory cluster start side by side.
+        CompletableFuture<KafkaBroker> forked = null;
+        if (config.embeddedKafka()) {
+            note("starting the embedded Kafka broker (a forked JVM)");
+            forked = CompletableFuture.supplyAsync(() -> ForkedKafkaBroker.start(Map.of()));
+        }
+        try {
+            if (config.inMemoryCluster()) {
+                cluster = InMemoryCluster.start();
+                client = cluster.client();
+                bridgeClient = cluster.newClient();
+                Topology.builder().masters(config.masters()).workers(config.workers())
+                        .zones(config.zones().toArray(String[]::new))
+                        .maxUnavailable(LocalHooks.POOL, MaxUnavailable.of(config.maxUnavailable()))
+                        .workloadPodsPerNode(1).daemonSetPodsPerNode(1).build().apply(client);
+                mco = McoSimulator.start(client, SimulatorConfig.defaults().withTimeScale(config.timeScale()));
+                note("in-memory cluster at " + cluster.url() + ": " + config.masters() + " masters, "
+                        + config.workers() + " workers in " + config.zones() + ", worker maxUnavailable "
+                        + config.maxUnavailable() + ", MCO simulated at " + (int) config.timeScale() + "x");
+            } else {
+                client = clientFor(config.kubeconfig());
+                bridgeClient = clientFor(config.kubeconfig());
+                note("cluster from " + config.kubeconfig() + " at " + client.getMasterUrl());
+            }
+        } finally {
+            if (forked != null) {
+                broker = await(forked, "the embedded Kafka broker");
+            }
+        }
+        bootstrapServers = broker != null ? broker.bootstrapServers() : config.bootstrapServers();
+        note("Kafka at " + bootstrapServers);
+        if (client.namespaces().withName(NAMESPACE).get() == null) {
+            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata()
+                    .build()).create();
+        }
+        initialTarget = poolTarget();
+
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.put("MCDHOOKS_CLUSTER", env.getOrDefault("MCDHOOKS_CLUSTER", CLUSTER));
+        env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
+        env.put("MCDHOOKS_HTTP_PORT", Integer.toString(config.httpPort()));
+        env.put("MCDHOOKS_CREATE_TOPICS", "true");
+        env.put("MCDHOOKS_TOPIC_PARTITIONS", "3");
+        env.put("MCDHOOKS_NAMESPACE", NAMESPACE);
+        env.put("MCDHOOKS_TICK", "200ms");
+        // A demo shows a hook's lag turn within seconds, not within a production window.
+        env.put("MCDHOOKS_LAG_INTERVAL", "1s");
+        env.put("MCDHOOKS_LAG_WINDOW", "5");
+        BridgeConfig bridgeConfig = BridgeConfig.fromEnvironment(env);
+        bridgeVertx = Vertx.vertx();
+        bridge = new BridgeVerticle(bridgeConfig, bridgeClient);
+        await(bridgeVertx.deployVerticle(bridge).toCompletionStage().toCompletableFuture(), "bridge");
+        status = new StatusClient(statusUri());
+        note("bridge and gatekeeper up; status page at " + statusUri());
+
+        Map<String, String> kafkaEnv = new HashMap<>();
+        System.getenv().forEach((k, v) -> {
+            if (k.startsWith("KAFKA_")) {
+                kafkaEnv.put(k, v);
+            }
+        });
+        kafkaEnv.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
+        hooks = new LocalHooks(config.scenario(), dir, kafkaEnv);
+        hooks.start();
+        for (UpdateHook hook : hooks.registrations(config.hookDownPolicy())) {
+            client.resources(UpdateHook.class).resource(hook).createOr(NonDeletingOperation::update);
+        }
+        List<String> names = hooks.registrations(config.hookDownPolicy()).stream()
+                .map(h -> h.getMetadata().getName()).toList();
+        waitFor(Duration.ofSeconds(30), "the gatekeeper to know hooks " + names, () -> {
+            List<String> known = status.fetch().getJsonArray("hooks").stream()
+                    .map(h -> ((JsonObject) h).getString("name")).toList();
+            return known.containsAll(names);
+        });
+        note("registered hooks " + names);
+        if (config.scenario() == Scenario.HOOK_DOWN) {
+            hooks.stop(LocalHooks.CMDB);
+            note(LocalHooks.CMDB + " stopped: it consumes no more gate requests (timeout "
+                    + LocalHooks.CMDB_TIMEOUT_SECONDS + " s, failurePolicy " + config.hookDownPolicy() + ")");
+        }
+        if (config.rollOut()) {
+            // Pools with pre-update hooks are paused at rest by the gatekeeper: roll out once it holds the pool.
+            waitFor(Duration.ofSeconds(30), "the gatekeeper to pause pool worker", () ->
+                    Boolean.TRUE.equals(pool().get("spec", "paused")));
+            rollOut();
+        }
+    }
+
+    private void rollOut() {
+        GenericKubernetesResource mc = MachineConfigs.kernelType(MACHINE_CONFIG, LocalHooks.POOL, "realtime");
+        if (mco != null) {
+            mco.applyMachineConfig(mc);
+        } else {
+            client.genericKubernetesResources(new ResourceDefinitionContext.Builder()
+                    .withGroup("machineconfiguration.openshift.io").withVersion("v1").withKind("MachineConfig")
+                    .withPlural("machineconfigs").withNamespaced(false).build())
+                    .resource(mc).createOr(NonDeletingOperation::update);
+        }
+        rolloutAt = Instant.now();
+        note("rolled out MachineConfig " + MACHINE_CONFIG + " (kernelType: realtime) to pool worker");
+        if (config.scenario() == Scenario.KMOD_MISSING) {
+            scenarioActionsDoneAt = null;
+            timer.schedule(() -> {
+                hooks.writeCatalog(true);
+                note("the module build landed: " + LocalHooks.MODULES + " are now in the catalog for kernel "
+                        + LocalHooks.KERNEL + " (realtime)");
+                scenarioActionsDoneAt = Instant.now();
+            }, config.kmodModulesAfter().toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** The status snapshot the bridge serves. */
+    public JsonObject status() {
+        return status.fetch();
+    }
+
+    public URI statusUri() {
+        return URI.create("http://127.0.0.1:" + bridge.httpPort() + "/");
+    }
+
+    public KubernetesClient client() {
+        return client;
+    }
+
+    public LocalRunConfig config() {
+        return config;
+    }
+
+    /** What the run did, in order, each with its offset from the start. */
+    public List<String> notes() {
+        return List.copyOf(notes);
+    }
+
+    public Instant startedAt() {
+        return startedAt;
+    }
+
+    /** When the change was rolled out, or {@code null}. */
+    public Instant rolloutAt() {
+        return rolloutAt;
+    }
+
+    /** The worker pool's target before the rollout. */
+    public String initialTarget() {
+        return initialTarget;
+    }
+
+    /**
+     * When the scenario did the last thing it does by itself (kmod-missing: the modules landed),
+     * or {@code null} while it still has something to do.
+     */
+    public Instant scenarioActionsDoneAt() {
+        return scenarioActionsDoneAt;
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    void note(String text) {
+        long millis = Duration.between(startedAt, Instant.now()).toMillis();
+        notes.add(String.format("+%5.1fs %s", millis / 1000.0, text));
+        LOG.info(text);
+    }
+
+    private String poolTarget() {
+        GenericKubernetesResource pool = pool();
+        return pool == null ? null : (String) pool.get("spec", "configuration", "name");
+    }
+
+    private GenericKubernetesResource pool() {
+        return client.genericKubernetesResources(new ResourceDefinitionContext.Builder()
+                .withGroup("machineconfiguration.openshift.io").withVersion("v1").withKind("MachineConfigPool")
+                .withPlural("machineconfigpools").withNamespaced(false).build()).withName(LocalHooks.POOL).get();
+    }
+
+    private static KubernetesClient clientFor(Path kubeconfig) {
+        try {
+            return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig)))
+                    .build();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Polls {@code condition} (production code: the run has no test framework to wait with). */
+    private static void waitFor(Duration limit, String what, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        RuntimeException last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                last = e;
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted waiting for " + what, e);
+            }
+        }
+        throw new IllegalStateException("timed out waiting for " + what, last);
+    }
+
+    private static <T> T await(CompletableFuture<T> future, String what) {
+        try {
+            return future.get(120, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted starting " + what, e);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start " + what + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        List<Runnable> steps = new ArrayList<>();
+        steps.add(timer::shutdownNow);
+        steps.add(() -> {
+            if (hooks != null) {
+                hooks.close();
+            }
+        });
+        steps.add(() -> {
+            if (bridgeVertx != null) {
+                try {
+                    bridgeVertx.close().toCompletionStage().toCompletableFuture().get(15, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    LOG.atWarn().setCause(e).log("bridge did not stop cleanly");
+                }
+            }
+        });
+        steps.add(() -> {
+            if (mco != null) {
+                mco.close();
+            }
+        });
+        steps.add(() -> {
+            if (bridgeClient != null && cluster == null) {
+                bridgeClient.close();
+            }
+            if (client != null && cluster == null) {
+                client.close();
+            }
+        });
+        steps.add(() -> {
+            if (cluster != null) {
+                cluster.close();
+            }
+        });
+        steps.add(() -> {
+            if (broker != null) {
+                broker.close();
+            }
+        });
+        steps.add(this::deleteDir);
+        for (Runnable step : steps) {
+            try {
+                step.run();
+            } catch (RuntimeException e) {
+                LOG.atWarn().setCause(e).log("while stopping the local run");
+            }
+        }
+    }
+
+    private void deleteDir() {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            LOG.atDebug().setCause(e).log("cannot delete {}", dir);
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.mcdhooks.sandbox.local;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+/** What the local run shows; chosen with {@code --scenario}. */
+public enum Scenario {
+    /** Every hook passes: the kernel change rolls through the pool. */
+    HAPPY("happy", "all hooks pass; the pool updates node by node"),
+    /** The pool-pre-update kmod hook blocks until the modules for the new kernel appear (after ~10 s). */
+    KMOD_MISSING("kmod-missing", "kmod-check blocks the pool until the modules appear, then it proceeds"),
+    /** The first updated node fails its post-update self-check and is held; the pool halts within maxUnavailable. */
+    POST_CHECK_FAILS("post-check-fails", "the first updated node fails node-selfcheck and is held; the pool halts"),
+    /** A pre-update hook stops consuming: its lag grows and its gates time out per its failure policy. */
+    HOOK_DOWN("hook-down", "cmdb-sync stops consuming; its lag grows and its gates time out per its policy");
+
+    private final String wire;
+    private final String description;
+
+    Scenario(String wire, String description) {
+        this.wire = wire;
+        this.description = description;
+    }
+
+    public String wire() {
+        return wire;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public static Scenario fromWire(String text) {
+        String wanted = text.trim().toLowerCase(Locale.ROOT);
+        return Arrays.stream(values()).filter(s -> s.wire.equals(wanted)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown scenario '" + text + "', expected one of "
+                        + Arrays.stream(values()).map(Scenario::wire).toList()));
+    }
+
+    @Override
+    public String toString() {
+        return wire;
+    }
+}

@@ -1,0 +1,76 @@
+package io.mcdhooks.schemas.sign;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.time.Instant;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.mcdhooks.schemas.Outcome;
+import io.mcdhooks.schemas.Stage;
+import io.mcdhooks.schemas.Verdict;
+
+class VerdictSignaturesTest {
+
+    private final KeyPair current = generate();
+    private final KeyPair next = generate();
+    private final Verdict pass = verdict("c1/pre-update/w1/rendered-worker-2", 1, Outcome.PASS);
+
+    @Test
+    void aSignedVerdictVerifiesWithItsKeyAndBothKeysOfARotation() {
+        String jws = VerdictSignatures.sign(pass, current.getPrivate(), "2026-11");
+
+        assertThat(jws).matches("[A-Za-z0-9_-]+\\.\\.[A-Za-z0-9_-]+");
+        assertThat(VerdictSignatures.verify(pass, jws, Map.of("2026-11", current.getPublic(),
+                "2026-12", next.getPublic()))).isEqualTo(VerdictSignatures.Check.VALID);
+        String rotated = VerdictSignatures.sign(pass, next.getPrivate(), "2026-12");
+        assertThat(VerdictSignatures.verify(pass, rotated, Map.of("2026-11", current.getPublic(),
+                "2026-12", next.getPublic()))).isEqualTo(VerdictSignatures.Check.VALID);
+    }
+
+    @Test
+    void refusesUnsignedForgedAndReplayedVerdicts() {
+        Map<String, java.security.PublicKey> keys = Map.of("k", current.getPublic());
+        String jws = VerdictSignatures.sign(pass, current.getPrivate(), "k");
+        String forged = VerdictSignatures.sign(pass, next.getPrivate(), "k");
+        Verdict otherGate = verdict("c1/pre-update/w2/rendered-worker-2", 1, Outcome.PASS);
+        Verdict otherAttempt = verdict("c1/pre-update/w1/rendered-worker-2", 2, Outcome.PASS);
+        Verdict flipped = verdict("c1/pre-update/w1/rendered-worker-2", 1, Outcome.FAIL);
+
+        assertThat(VerdictSignatures.verify(pass, null, keys)).isEqualTo(VerdictSignatures.Check.UNSIGNED);
+        assertThat(VerdictSignatures.verify(pass, forged, keys)).isEqualTo(VerdictSignatures.Check.BAD_SIGNATURE);
+        assertThat(VerdictSignatures.verify(otherGate, jws, keys)).isEqualTo(VerdictSignatures.Check.BAD_SIGNATURE);
+        assertThat(VerdictSignatures.verify(otherAttempt, jws, keys)).isEqualTo(VerdictSignatures.Check.BAD_SIGNATURE);
+        assertThat(VerdictSignatures.verify(flipped, jws, keys)).isEqualTo(VerdictSignatures.Check.BAD_SIGNATURE);
+        assertThat(VerdictSignatures.verify(pass, VerdictSignatures.sign(pass, current.getPrivate(), "gone"), keys))
+                .isEqualTo(VerdictSignatures.Check.UNKNOWN_KEY);
+        assertThat(VerdictSignatures.verify(pass, "not.a.jws", keys)).isEqualTo(VerdictSignatures.Check.MALFORMED);
+    }
+
+    @Test
+    void readsKeysFromPem() {
+        String privatePem = VerdictSignatures.pem("PRIVATE KEY", current.getPrivate().getEncoded());
+        String publicPem = VerdictSignatures.pem("PUBLIC KEY", current.getPublic().getEncoded());
+
+        String jws = VerdictSignatures.sign(pass, VerdictSignatures.privateKey(privatePem), "k");
+
+        assertThat(VerdictSignatures.verify(pass, jws, Map.of("k", VerdictSignatures.publicKey(publicPem))))
+                .isEqualTo(VerdictSignatures.Check.VALID);
+    }
+
+    private static Verdict verdict(String gate, int attempt, Outcome outcome) {
+        return new Verdict("c1", gate, attempt, "kmod-check", Stage.PRE_UPDATE, "worker", gate.split("/")[2],
+                "rendered-worker-2", outcome, "Checked", null, null, Instant.parse("2026-11-30T10:00:00Z"));
+    }
+
+    private static KeyPair generate() {
+        try {
+            return KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
