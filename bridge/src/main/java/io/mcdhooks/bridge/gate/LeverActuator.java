@@ -55,6 +55,7 @@ public final class LeverActuator {
     public static final String MANAGER = "mcdhooks-gatekeeper";
 
     private static final Logger LOG = LoggerFactory.getLogger(LeverActuator.class);
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private final KubernetesClient client;
     private final String namespace;
@@ -111,7 +112,15 @@ public final class LeverActuator {
         boolean needTaint = want.postUpdateTaint() != tainted;
         boolean needCordon = want.cordon() && !cordoned;
         boolean needUncordon = !want.cordon() && ourCordon != null;
-        if (needTaint || needCordon || needUncordon) {
+        if (needCordon && !needTaint) {
+            // The race that matters: the MCD's uncordon lands, and the MCC may pick the next node
+            // as soon as this one looks Done. A merge patch needs no read first and cannot lose
+            // an optimistic-lock race, so the cordon is back within one round trip.
+            run("node/" + name, done, () -> {
+                cordon(name, want.postUpdateGate());
+                return null;
+            });
+        } else if (needTaint || needCordon || needUncordon) {
             run("node/" + name, done, () -> {
                 editNode(name, want);
                 return null;
@@ -163,6 +172,17 @@ public final class LeverActuator {
             LOG.atInfo().addKeyValue("pool", name).log(target ? "paused pool" : "unpaused pool");
             return null;
         });
+    }
+
+    private void cordon(String name, String gateId) {
+        String patch = JSON.createObjectNode().<com.fasterxml.jackson.databind.node.ObjectNode>set("spec",
+                JSON.createObjectNode().put("unschedulable", true))
+                .set("metadata", JSON.createObjectNode().set("annotations",
+                        JSON.createObjectNode().put(CORDONED_FOR, gateId))).toString();
+        client.nodes().withName(name).patch(
+                io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
+                patch);
+        count("cordon");
     }
 
     private void editNode(String name, LeverPlan.NodeLevers want) {

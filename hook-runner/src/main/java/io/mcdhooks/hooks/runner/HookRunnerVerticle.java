@@ -475,9 +475,8 @@ public final class HookRunnerVerticle extends VerticleBase {
     /** One run of a check, and what the hook sees of the runner during it. */
     private final class CheckRun implements CheckContext {
         private final Instant startedAt;
-        private final List<Runnable> cancelActions = new ArrayList<>();
+        private final Cancellation cancellation = new Cancellation();
         private long timeoutTimer = -1;
-        private boolean cancelled;
 
         private CheckRun(Instant startedAt) {
             this.startedAt = startedAt;
@@ -495,37 +494,17 @@ public final class HookRunnerVerticle extends VerticleBase {
 
         @Override
         public void onCancel(Runnable action) {
-            boolean now;
-            synchronized (this) {
-                now = cancelled;
-                if (!now) {
-                    cancelActions.add(action);
-                }
-            }
-            if (now) {
-                action.run();
-            }
+            cancellation.onCancel(action);
         }
 
         @Override
-        public synchronized boolean isCancelled() {
-            return cancelled;
+        public boolean isCancelled() {
+            return cancellation.isCancelled();
         }
 
         private void cancel() {
-            List<Runnable> actions;
-            synchronized (this) {
-                cancelled = true;
-                actions = List.copyOf(cancelActions);
-                cancelActions.clear();
-            }
-            for (Runnable action : actions) {
-                try {
-                    action.run();
-                } catch (RuntimeException e) {
-                    LOG.atWarn().addKeyValue("hook", config.hookName()).setCause(e).log("cancel action failed");
-                }
-            }
+            cancellation.cancel(e -> LOG.atWarn().addKeyValue("hook", config.hookName()).setCause(e)
+                    .log("cancel action failed"));
         }
     }
 }

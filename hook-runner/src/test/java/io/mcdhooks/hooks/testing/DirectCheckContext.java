@@ -1,7 +1,5 @@
 package io.mcdhooks.hooks.testing;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -10,6 +8,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import io.mcdhooks.hooks.api.CheckContext;
+import io.mcdhooks.hooks.runner.Cancellation;
 import io.vertx.core.Vertx;
 
 /** A check context without a runner: blocking work on a thread pool, cancellation by hand. */
@@ -17,8 +16,7 @@ public final class DirectCheckContext implements CheckContext, AutoCloseable {
 
     private final Vertx vertx;
     private final ExecutorService executor = Executors.newCachedThreadPool();
-    private final List<Runnable> onCancel = new ArrayList<>();
-    private boolean cancelled;
+    private final Cancellation cancellation = new Cancellation();
 
     public DirectCheckContext(Vertx vertx) {
         this.vertx = vertx;
@@ -42,30 +40,18 @@ public final class DirectCheckContext implements CheckContext, AutoCloseable {
 
     @Override
     public void onCancel(Runnable action) {
-        boolean now;
-        synchronized (this) {
-            now = cancelled;
-            if (!now) {
-                onCancel.add(action);
-            }
-        }
-        if (now) {
-            action.run();
-        }
+        cancellation.onCancel(action);
     }
 
     @Override
-    public synchronized boolean isCancelled() {
-        return cancelled;
+    public boolean isCancelled() {
+        return cancellation.isCancelled();
     }
 
     public void cancel() {
-        List<Runnable> actions;
-        synchronized (this) {
-            cancelled = true;
-            actions = List.copyOf(onCancel);
-        }
-        actions.forEach(Runnable::run);
+        cancellation.cancel(e -> {
+            throw e;
+        });
     }
 
     @Override
