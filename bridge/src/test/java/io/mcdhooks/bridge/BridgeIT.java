@@ -154,9 +154,9 @@ class BridgeIT {
                 assertThat(transitionsOf("worker-0")).containsExactlyElementsOf(FULL_UPDATE));
         assertThat(lifecycle("worker-0")).filteredOn(LifecycleEvent::late).extracting(LifecycleEvent::transition)
                 .containsExactly(APPLIED, REBOOTING);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(gateRequests())
+                .extracting(GateRequest::stage).containsExactlyInAnyOrder(Stage.PRE_UPDATE, Stage.POST_UPDATE));
         assertThat(ids()).doesNotHaveDuplicates();
-        assertThat(gateRequests()).extracting(GateRequest::stage)
-                .containsExactlyInAnyOrder(Stage.PRE_UPDATE, Stage.POST_UPDATE);
     }
 
     @Test
@@ -177,8 +177,8 @@ class BridgeIT {
         await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
                 assertThat(transitionsOf("worker-0")).containsExactlyElementsOf(FULL_UPDATE));
         await().atMost(Duration.ofSeconds(30)).until(bridge::ready);
-        assertThat(gateRequests()).extracting(GateRequest::stage)
-                .containsExactlyInAnyOrder(Stage.PRE_UPDATE, Stage.POST_UPDATE);
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(gateRequests())
+                .extracting(GateRequest::stage).containsExactlyInAnyOrder(Stage.PRE_UPDATE, Stage.POST_UPDATE));
         assertThat(ids()).doesNotHaveDuplicates();
     }
 
