@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +32,6 @@ public final class Gatekeeper {
     private final Consumer<GateDecision> decisions;
     private final Map<String, Gate> gates = new HashMap<>();
     private final Map<String, HookSpec> hooks = new HashMap<>();
-    private final Map<VerdictFate, Long> fates = new EnumMap<>(VerdictFate.class);
 
     /** @param decisions receives every decision that changed, in order */
     public Gatekeeper(String cluster, Clock clock, Consumer<GateDecision> decisions) {
@@ -85,25 +83,27 @@ public final class Gatekeeper {
 
     public VerdictFate onVerdict(Verdict verdict) {
         Gate gate = gates.get(verdict.gateId());
-        VerdictFate fate;
         if (gate == null) {
-            fate = VerdictFate.UNKNOWN_GATE;
-        } else {
-            GateMachine.Step step = GateMachine.onVerdict(gate, verdict, clock.instant());
-            apply(step);
-            fate = step.fate();
+            return VerdictFate.UNKNOWN_GATE;
         }
-        fates.merge(fate, 1L, Long::sum);
-        return fate;
+        GateMachine.Step step = GateMachine.onVerdict(gate, verdict, clock.instant());
+        apply(step);
+        return step.fate();
     }
 
-    /** An operator's override of a gate's current attempt; {@code false} if there is no such gate. */
+    /**
+     * An operator's override of a gate's current attempt; {@code false} if there is no such gate.
+     * The same override seen again (the annotation stays on its object) changes nothing.
+     */
     public boolean onOverride(String gateId, Gate.Override override) {
         Gate gate = gates.get(gateId);
         if (gate == null) {
             return false;
         }
-        if (!override.equals(gate.override())) {
+        Gate.Override current = gate.override();
+        boolean same = current != null && current.release() == override.release()
+                && current.by().equals(override.by()) && current.reason().equals(override.reason());
+        if (!same) {
             LOG.atWarn().addKeyValue("gate", gateId).addKeyValue("by", override.by())
                     .log("operator override: {} ({})", override.release() ? "release" : "block", override.reason());
             apply(GateMachine.onOverride(gate, override, clock.instant()));
@@ -127,11 +127,6 @@ public final class Gatekeeper {
 
     public Collection<Gate> gates() {
         return List.copyOf(gates.values());
-    }
-
-    /** How many verdicts met each fate since start. */
-    public Map<VerdictFate, Long> verdictFates() {
-        return Map.copyOf(fates);
     }
 
     /** Forgets released gates opened before {@code before}: nothing can change them any more. */

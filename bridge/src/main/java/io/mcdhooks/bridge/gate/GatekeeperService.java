@@ -246,7 +246,7 @@ public final class GatekeeperService {
     /** A node changed: overrides on it, then its levers (and its pool's pause). */
     public void onNode(Node node) {
         NodeView view = cluster.view(node);
-        override(node, view.desiredConfig());
+        override(node);
         reconcileNode(node);
         String pool = cluster.poolOf(view);
         if (pool != null) {
@@ -255,7 +255,7 @@ public final class GatekeeperService {
     }
 
     public void onPool(GenericKubernetesResource pool) {
-        override(pool, null);
+        override(pool);
         reconcilePool(pool.getMetadata().getName());
     }
 
@@ -495,7 +495,7 @@ public final class GatekeeperService {
      * on the gate's Node or pool. Who may write it is who may patch Nodes and pools; the API
      * server's audit log has the real identity behind "by".
      */
-    private void override(HasMetadata object, String desiredConfig) {
+    private void override(HasMetadata object) {
         Map<String, String> annotations = object.getMetadata().getAnnotations();
         String text = annotations == null ? null : annotations.get(OVERRIDE_ANNOTATION);
         if (text == null) {
@@ -511,13 +511,7 @@ public final class GatekeeperService {
                     || !("release".equals(action) || "block".equals(action))) {
                 throw new IllegalArgumentException("needs gate, action (release or block), by and reason");
             }
-            Gate gate = gatekeeper.gate(gateId);
-            Gate.Override override = new Gate.Override("release".equals(action), by, reason,
-                    gate == null || gate.override() == null ? java.time.Instant.now() : gate.override().at());
-            if (gate != null && gate.override() != null && gate.override().release() == override.release()
-                    && gate.override().by().equals(by) && gate.override().reason().equals(reason)) {
-                return;
-            }
+            Gate.Override override = new Gate.Override("release".equals(action), by, reason, clock.instant());
             if (!gatekeeper.onOverride(gateId, override)) {
                 LOG.atWarn().addKeyValue("gate", gateId).log("override names no known gate");
             }

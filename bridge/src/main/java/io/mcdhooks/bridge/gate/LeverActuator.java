@@ -64,17 +64,12 @@ public final class LeverActuator {
     private final Set<String> inFlight = new HashSet<>();
     private final Set<String> gatePods = new HashSet<>();
     private final Set<String> gateBudgets = new HashSet<>();
-    private final Map<String, Long> writes = new HashMap<>();
 
     public LeverActuator(Vertx vertx, KubernetesClient client, String namespace, String pauseImage) {
         this.client = client;
         this.namespace = namespace;
         this.pauseImage = pauseImage;
         this.worker = vertx.createSharedWorkerExecutor("kubernetes-levers", 4);
-    }
-
-    public String namespace() {
-        return namespace;
     }
 
     /** Whether the gate pod and its budget for {@code node} exist, as last seen by the informers. */
@@ -96,11 +91,6 @@ public final class LeverActuator {
         if (exists) {
             gateBudgets.add(name);
         }
-    }
-
-    /** How many writes of each kind since start, for tests and metrics. */
-    public Map<String, Long> writes() {
-        return Map.copyOf(writes);
     }
 
     /** Brings {@code node}'s levers to {@code want}; {@code current} is the node as last seen. */
@@ -168,7 +158,6 @@ public final class LeverActuator {
                         p.getMetadata().setAnnotations(annotations);
                         return p;
                     });
-            count(target ? "pause" : "unpause");
             LOG.atInfo().addKeyValue("pool", name).log(target ? "paused pool" : "unpaused pool");
             return null;
         });
@@ -182,7 +171,6 @@ public final class LeverActuator {
         client.nodes().withName(name).patch(
                 io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
                 patch);
-        count("cordon");
     }
 
     private void editNode(String name, LeverPlan.NodeLevers want) {
@@ -198,11 +186,9 @@ public final class LeverActuator {
             taints.add(new TaintBuilder().withKey(LeverPlan.POST_UPDATE_TAINT).withValue(GATEKEEPER)
                     .withEffect("NoSchedule").build());
             changed = true;
-            count("taint");
         } else if (!want.postUpdateTaint() && tainted) {
             taints.removeIf(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
             changed = true;
-            count("untaint");
         }
         node.getSpec().setTaints(taints);
         Map<String, String> annotations = node.getMetadata().getAnnotations() == null ? new HashMap<>()
@@ -212,11 +198,9 @@ public final class LeverActuator {
             node.getSpec().setUnschedulable(true);
             annotations.put(CORDONED_FOR, want.postUpdateGate());
             changed = true;
-            count("cordon");
         } else if (!want.cordon() && annotations.remove(CORDONED_FOR) != null) {
             node.getSpec().setUnschedulable(false);
             changed = true;
-            count("uncordon");
         }
         if (!changed) {
             return;
@@ -251,7 +235,6 @@ public final class LeverActuator {
                     .endContainer().endSpec()
                     .build()).create();
         }
-        count("gate-create");
         LOG.atInfo().addKeyValue("node", node).log("gate pod in place: the node's drain cannot finish");
     }
 
@@ -259,7 +242,6 @@ public final class LeverActuator {
         String name = gateName(node);
         client.pods().inNamespace(namespace).withName(name).delete();
         client.policy().v1().podDisruptionBudget().inNamespace(namespace).withName(name).delete();
-        count("gate-delete");
         LOG.atInfo().addKeyValue("node", node).log("gate pod removed: the node's drain may finish");
     }
 
@@ -279,9 +261,6 @@ public final class LeverActuator {
         });
     }
 
-    private synchronized void count(String kind) {
-        writes.merge(kind, 1L, Long::sum);
-    }
 
     public static String gateName(String node) {
         String name = "mcdhooks-gate-" + node;

@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
@@ -143,8 +142,4 @@ public final class LagMonitor implements AutoCloseable {
         return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 
-    /** For tests and the CLI: the hooks being followed. */
-    public synchronized List<String> hooks() {
-        return new ArrayList<>(windows.keySet());
-    }
 }
