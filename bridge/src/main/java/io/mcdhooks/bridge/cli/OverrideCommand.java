@@ -3,15 +3,14 @@ package io.mcdhooks.bridge.cli;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.mcdhooks.bridge.gate.GatekeeperService;
+import io.mcdhooks.bridge.gate.OverrideRequest;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.watch.McoInformers;
 import io.mcdhooks.schemas.Stage;
-import io.mcdhooks.schemas.codec.MessageCodec;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -67,10 +66,7 @@ final class OverrideCommand implements Callable<Integer> {
         KubernetesClient client = clientForTests != null ? clientForTests : new KubernetesClientBuilder().build();
         try {
             String who = by != null ? by : currentUser(client);
-            ObjectNode json = MessageCodec.newObjectMapper().createObjectNode()
-                    .put("gate", gate).put("action", action.release ? "release" : "block").put("by", who)
-                    .put("reason", reason);
-            String value = json.toString();
+            String value = new OverrideRequest(gate, action.release, who, reason).toJson();
             if (stage == Stage.POOL_PRE_UPDATE) {
                 client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1")).withName(parts[2])
                         .edit(p -> {

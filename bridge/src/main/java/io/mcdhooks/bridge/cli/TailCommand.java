@@ -2,14 +2,17 @@ package io.mcdhooks.bridge.cli;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -52,7 +55,23 @@ final class TailCommand implements Callable<Integer> {
         long stopAt = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
                 new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(cli.lifecycleTopic, cli.requestsTopic, cli.verdictsTopic, cli.decisionsTopic));
+            List<String> topics = List.of(cli.lifecycleTopic, cli.requestsTopic, cli.verdictsTopic, cli.decisionsTopic);
+            consumer.subscribe(topics, new ConsumerRebalanceListener() {
+                @Override
+                public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                }
+
+                @Override
+                public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                    // Fix the starting offsets now, so that whoever reads this line knows that
+                    // anything written from here on will be shown.
+                    partitions.forEach(consumer::position);
+                    PrintWriter err = cli.spec.commandLine().getErr();
+                    err.println("following " + String.join(", ", topics) + (fromBeginning ? " from the beginning" : "")
+                            + " (Ctrl-C to stop)");
+                    err.flush();
+                }
+            });
             while (System.nanoTime() < stopAt && (max == 0 || seen < max)) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     String line;

@@ -15,9 +15,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -64,10 +61,9 @@ import io.vertx.kafka.client.producer.KafkaProducerRecord;
 public final class GatekeeperService {
 
     /** Annotation on a Node or MachineConfigPool by which an operator overrides its gate. */
-    public static final String OVERRIDE_ANNOTATION = "mcdhooks.io/override";
+    public static final String OVERRIDE_ANNOTATION = OverrideRequest.ANNOTATION;
 
     private static final Logger LOG = LoggerFactory.getLogger(GatekeeperService.class);
-    private static final ObjectMapper JSON = MessageCodec.newObjectMapper();
     private static final long RESYNC_MILLIS = Duration.ofMinutes(5).toMillis();
     private static final Duration STATUS_PERIOD = Duration.ofSeconds(2);
 
@@ -502,20 +498,11 @@ public final class GatekeeperService {
             return;
         }
         try {
-            JsonNode json = JSON.readTree(text);
-            String gateId = json.path("gate").asText(null);
-            String action = json.path("action").asText("");
-            String by = json.path("by").asText("");
-            String reason = json.path("reason").asText("");
-            if (gateId == null || by.isBlank() || reason.isBlank()
-                    || !("release".equals(action) || "block".equals(action))) {
-                throw new IllegalArgumentException("needs gate, action (release or block), by and reason");
+            OverrideRequest request = OverrideRequest.parse(text);
+            if (!gatekeeper.onOverride(request.gateId(), request.toOverride(clock.instant()))) {
+                LOG.atWarn().addKeyValue("gate", request.gateId()).log("override names no known gate");
             }
-            Gate.Override override = new Gate.Override("release".equals(action), by, reason, clock.instant());
-            if (!gatekeeper.onOverride(gateId, override)) {
-                LOG.atWarn().addKeyValue("gate", gateId).log("override names no known gate");
-            }
-        } catch (Exception e) {
+        } catch (IllegalArgumentException e) {
             LOG.atWarn().addKeyValue("object", object.getMetadata().getName())
                     .log("ignoring malformed {} annotation: {}", OVERRIDE_ANNOTATION, e.getMessage());
         }

@@ -77,16 +77,29 @@ public final class HttpHook implements Hook {
             return Future.failedFuture("HTTP " + response.statusCode() + " from the hook");
         }
         try {
-            JsonNode json = MAPPER.readTree(response.body() == null ? new byte[0] : response.body().getBytes());
+            return Future.succeededFuture(decision(response.body() == null ? new byte[0] : response.body().getBytes()));
+        } catch (IllegalArgumentException e) {
+            return Future.failedFuture(e.getMessage());
+        }
+    }
+
+    /**
+     * A {@code 2xx} response body as the runner reads it: {@code outcome} ({@code PASS} or
+     * {@code FAIL}), optional {@code reason} and {@code message}, and on a FAIL an optional
+     * {@code retryAfterSeconds} asking for a re-check. Other fields, as in a full Verdict, are ignored.
+     */
+    public static Decision decision(byte[] body) {
+        try {
+            JsonNode json = MAPPER.readTree(body);
             Outcome outcome = Outcome.valueOf(json.path("outcome").asText());
             String reason = json.path("reason").asText(null);
             String message = json.path("message").asText(null);
             JsonNode retry = json.path("retryAfterSeconds");
             Duration retryAfter = outcome == Outcome.FAIL && retry.canConvertToInt() && retry.asInt() > 0
                     ? Duration.ofSeconds(retry.asInt()) : null;
-            return Future.succeededFuture(new Decision(outcome, reason, message, retryAfter));
-        } catch (IOException | IllegalArgumentException e) {
-            return Future.failedFuture("unreadable verdict from the hook: " + e.getMessage());
+            return new Decision(outcome, reason, message, retryAfter);
+        } catch (IOException | IllegalArgumentException | NullPointerException e) {
+            throw new IllegalArgumentException("unreadable verdict from the hook: " + e.getMessage(), e);
         }
     }
 }

@@ -226,6 +226,14 @@ public final class LocalSystem implements AutoCloseable {
         return client;
     }
 
+    /** Writes a kubeconfig for the in-memory cluster, for tools run beside the local run. */
+    public Path writeKubeconfig(Path path) {
+        if (cluster == null) {
+            throw new IllegalStateException("the run uses the cluster of " + config.kubeconfig());
+        }
+        return cluster.writeKubeconfig(path);
+    }
+
     public LocalRunConfig config() {
         return config;
     }

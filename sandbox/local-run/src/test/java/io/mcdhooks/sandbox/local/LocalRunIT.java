@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.mcdhooks.bridge.gate.LeverActuator;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.sandbox.kafka.ForkedKafkaBroker;
@@ -31,7 +30,8 @@ import io.vertx.core.json.JsonObject;
 /**
  * Every scenario of the local run end to end, in this JVM: a real forked broker, the in-memory
  * cluster with the simulated MCO at 100x, the bridge with its gatekeeper and the example hooks in
- * real runners; 1 master and 4 workers in 2 zones, maxUnavailable 1.
+ * real runners; 1 master and 4 workers in 2 zones, maxUnavailable 1. The post-check-fails
+ * scenario is the one the docs' operator commands are run against, in {@link DocumentedExamplesIT}.
  */
 class LocalRunIT {
 
@@ -76,37 +76,6 @@ class LocalRunIT {
             assertThat(summary.held()).isEmpty();
             assertThat(summary.released()).filteredOn(g -> g.stage().equals("pool-pre-update")).singleElement()
                     .satisfies(g -> assertThat(g.why()).contains("kmod-check PASS ModulesReady"));
-        });
-    }
-
-    @Test
-    void postCheckFailsHoldsExactlyTheFirstUpdatedNodeAndHaltsThePoolWithinMaxUnavailable() {
-        run(Scenario.POST_CHECK_FAILS, r -> {
-            LocalSystem system = r.system();
-            RunSummary summary = r.summary();
-            assertThat(summary.ending()).isEqualTo(RunSummary.Ending.HELD);
-            assertThat(summary.held()).singleElement().satisfies(g -> {
-                assertThat(g.stage()).isEqualTo("post-update");
-                assertThat(g.decision()).isEqualTo("BLOCKED");
-                assertThat(g.blockingHooks()).containsExactly(LocalHooks.SELFCHECK);
-                assertThat(g.why()).contains("node-selfcheck FAIL NodeUnhealthy");
-            });
-            String held = summary.held().get(0).node();
-            assertThat(summary.heldNodes()).containsExactly(held);
-            assertThat(summary.maxUnavailableSeen()).isLessThanOrEqualTo(1);
-            assertThat(summary.untouched()).hasSize(WORKERS - 1).doesNotContain(held);
-            String target = poolTarget(summary);
-            Node node = system.client().nodes().withName(held).get();
-            assertThat(annotation(node, McoApi.CURRENT_CONFIG)).isEqualTo(target);
-            assertThat(tainted(node)).isTrue();
-            assertThat(node.getSpec().getUnschedulable()).isTrue();
-            assertThat(node.getMetadata().getAnnotations()).containsKey(LeverActuator.CORDONED_FOR);
-            assertThat(workers(system)).filteredOn(n -> !n.getMetadata().getName().equals(held)).allSatisfy(n -> {
-                assertThat(annotation(n, McoApi.DESIRED_CONFIG)).isEqualTo(system.initialTarget());
-                assertThat(tainted(n)).isFalse();
-                assertThat(n.getSpec().getUnschedulable()).isNotEqualTo(Boolean.TRUE);
-            });
-            assertThat(summary.render()).contains("held (1):").contains(held);
         });
     }
 
