@@ -184,6 +184,14 @@ class GatekeeperIT {
                 client.pods().inNamespace(NAMESPACE).withName(LeverActuator.gateName(timedOut.node())).get() != null
                         && !("drain-" + target).equals(annotation(client.nodes().withName(timedOut.node()).get(),
                         McoApi.LAST_APPLIED_DRAIN)));
+        // And the gate pod asks for nothing a restricted namespace refuses
+        var gatePod = client.pods().inNamespace(NAMESPACE).withName(LeverActuator.gateName(timedOut.node())).get();
+        assertThat(gatePod.getSpec().getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(gatePod.getSpec().getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(gatePod.getSpec().getContainers()).singleElement().satisfies(c -> {
+            assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+            assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+        });
     }
 
     @Test

@@ -229,7 +229,14 @@ public final class LeverActuator {
                     // It must sit on a cordoned, tainted node: the whole point is to be there.
                     .addNewToleration().withOperator("Exists").endToleration()
                     .withTerminationGracePeriodSeconds(0L)
+                    .withAutomountServiceAccountToken(false)
+                    // Admitted under Pod Security "restricted" and OpenShift's restricted-v2: no UID is
+                    // set, so OpenShift picks one from the namespace's range.
+                    .withNewSecurityContext().withRunAsNonRoot(true)
+                    .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().endSecurityContext()
                     .addNewContainer().withName("gate").withImage(pauseImage)
+                    .withNewSecurityContext().withAllowPrivilegeEscalation(false).withReadOnlyRootFilesystem(true)
+                    .withNewCapabilities().withDrop("ALL").endCapabilities().endSecurityContext()
                     .withNewResources().addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("1m"))
                     .addToRequests("memory", new io.fabric8.kubernetes.api.model.Quantity("8Mi")).endResources()
                     .endContainer().endSpec()
