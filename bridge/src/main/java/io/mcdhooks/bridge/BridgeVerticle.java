@@ -222,7 +222,7 @@ public final class BridgeVerticle extends VerticleBase {
                     nodeInformer = client.nodes().runnableInformer(RESYNC_MILLIS);
                     nodeInformer.addEventHandler(McoInformers.levelHandler(
                             n -> ctx.runOnContext(v2 -> onNode(n)),
-                            (n, unknown) -> ctx.runOnContext(v2 -> publish(state.onNodeDeleted(n.getMetadata().getName())))));
+                            (n, unknown) -> ctx.runOnContext(v2 -> onNodeDeleted(n))));
                     return started(nodeInformer);
                 });
     }
@@ -270,6 +270,13 @@ public final class BridgeVerticle extends VerticleBase {
         publish(state.onNode(view(node), !synced));
         if (gatekeeper != null) {
             gatekeeper.onNode(node);
+        }
+    }
+
+    private void onNodeDeleted(Node node) {
+        publish(state.onNodeDeleted(node.getMetadata().getName()));
+        if (gatekeeper != null) {
+            gatekeeper.onNodeDeleted(node);
         }
     }
 

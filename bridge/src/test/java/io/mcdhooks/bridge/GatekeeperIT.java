@@ -192,6 +192,13 @@ class GatekeeperIT {
             assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
             assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
         });
+
+        // And when the node is deleted, its gate pod and budget go too
+        client.nodes().withName(timedOut.node()).delete();
+        await().atMost(Duration.ofSeconds(30)).until(() ->
+                client.pods().inNamespace(NAMESPACE).withName(LeverActuator.gateName(timedOut.node())).get() == null
+                        && client.policy().v1().podDisruptionBudget().inNamespace(NAMESPACE)
+                        .withName(LeverActuator.gateName(timedOut.node())).get() == null);
     }
 
     @Test

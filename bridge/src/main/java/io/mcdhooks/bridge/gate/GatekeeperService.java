@@ -250,6 +250,15 @@ public final class GatekeeperService {
         }
     }
 
+    /** A node was deleted: its gate pod and budget are removed, and its pool may go on without it. */
+    public void onNodeDeleted(Node node) {
+        levers.nodeDeleted(node.getMetadata().getName(), () -> { });
+        String pool = cluster.poolOf(cluster.view(node));
+        if (pool != null) {
+            reconcilePoolPause(pool);
+        }
+    }
+
     public void onPool(GenericKubernetesResource pool) {
         override(pool);
         reconcilePool(pool.getMetadata().getName());

@@ -93,6 +93,17 @@ public final class LeverActuator {
         }
     }
 
+    /** A node is gone: its gate pod goes with it, and its budget must not stay behind. */
+    public void nodeDeleted(String node, Runnable done) {
+        String name = gateName(node);
+        if (gatePods.contains(name) || gateBudgets.contains(name)) {
+            run("gate/" + node, done, () -> {
+                deleteGate(node);
+                return null;
+            });
+        }
+    }
+
     /** Brings {@code node}'s levers to {@code want}; {@code current} is the node as last seen. */
     public void applyNode(Node current, LeverPlan.NodeLevers want, Runnable done) {
         String name = current.getMetadata().getName();
