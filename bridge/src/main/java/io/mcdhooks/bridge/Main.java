@@ -10,7 +10,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.mcdhooks.bridge.metrics.BridgeMetrics;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
@@ -19,7 +21,7 @@ import io.vertx.micrometer.MicrometerMetricsOptions;
  * The bridge process: configuration from the environment, one Vert.x, one Kubernetes client.
  * With {@code MCDHOOKS_LEADER_ELECTION=true} (the default) it acts only while it holds the
  * Lease {@value Leadership#LEASE} in {@code MCDHOOKS_NAMESPACE}, and exits when it loses it, to
- * start afresh as a standby.
+ * start afresh as a standby. A standby serves {@link StandbyEndpoints}.
  */
 public final class Main {
 
@@ -47,11 +49,16 @@ public final class Main {
                 .build();
         KubernetesClient client = new KubernetesClientBuilder()
                 .withHttpClientFactory(new Vertx5HttpClientFactory(vertx)).build();
-        Runnable deploy = () -> vertx.deployVerticle(new BridgeVerticle(config, client, metrics)).onFailure(e -> {
-            LOG.error("bridge failed to start", e);
-            System.exit(1);
-        });
         boolean elect = Boolean.parseBoolean(System.getenv().getOrDefault("MCDHOOKS_LEADER_ELECTION", "true"));
+        // A standby answers the probes too, until it leads and the bridge takes the port.
+        Future<HttpServer> standby = elect ? StandbyEndpoints.start(vertx, config.httpPort(), metrics)
+                .onFailure(e -> LOG.warn("standby endpoints not served: {}", e.getMessage()))
+                : Future.succeededFuture();
+        Runnable deploy = () -> standby.transform(ar -> ar.succeeded() ? ar.result().close() : Future.succeededFuture())
+                .compose(v -> vertx.deployVerticle(new BridgeVerticle(config, client, metrics))).onFailure(e -> {
+                    LOG.error("bridge failed to start", e);
+                    System.exit(1);
+                });
         java.util.concurrent.CompletableFuture<?> campaign = null;
         if (elect) {
             String identity = System.getenv().getOrDefault("HOSTNAME", "bridge-" + UUID.randomUUID());

@@ -14,6 +14,10 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
@@ -33,8 +37,14 @@ public final class BridgeMetrics {
         this.registry = registry;
     }
 
+    /** A registry with the JVM's own meters (memory, GC, threads, CPU) bound, as the process serves them. */
     public static BridgeMetrics create() {
-        return new BridgeMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        return new BridgeMetrics(registry);
     }
 
     public PrometheusMeterRegistry registry() {
