@@ -470,6 +470,32 @@ class GatekeeperIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.RELEASED));
     }
 
+    @Test
+    void anEditThatBreaksAHookIsRefusedInItsStatusAndItsLastValidVersionStillHolds() {
+        // Given a kmod-check hook that fails, on a pool held at rest
+        registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> { });
+        hook = hook("kmod-check", r -> Optional.of(Outcome.FAIL));
+        startAll();
+        await().atMost(Duration.ofSeconds(30)).until(this::poolPaused);
+
+        // When someone edits it into something the gatekeeper cannot use
+        client.resources(UpdateHook.class).withName("kmod-check").edit(h -> {
+            h.getSpec().setStages(List.of());
+            return h;
+        });
+
+        // Then its status says why
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            UpdateHook h = client.resources(UpdateHook.class).withName("kmod-check").get();
+            return h.getStatus() != null && h.getStatus().getInvalid() != null
+                    && h.getStatus().getInvalid().contains("spec.stages must name at least one stage");
+        });
+        // And the rollout still waits on its last valid version, which blocks it
+        rollOutRealtimeKernel();
+        await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.BLOCKED));
+        assertThat(lastDecision(Stage.POOL_PRE_UPDATE).blockingHooks()).containsExactly("kmod-check");
+    }
+
     private void sendVerdict(Verdict verdict, Map<String, String> extensions) throws Exception {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
                 broker.bootstrapServers()), new StringSerializer(), new ByteArraySerializer())) {

@@ -106,6 +106,7 @@ public final class GatekeeperService {
     private long timer = -1;
     private long statusTimer = -1;
     private final Map<String, io.mcdhooks.bridge.hooks.UpdateHookStatus> writtenStatus = new HashMap<>();
+    private final Map<String, String> invalidWritten = new HashMap<>();
     private long deadLettered;
     private long verdictRecords;
     private final Map<String, Map<String, java.security.PublicKey>> hookKeys = new HashMap<>();
@@ -151,6 +152,8 @@ public final class GatekeeperService {
                 h -> context.runOnContext(v -> onHook(h)),
                 (h, unknown) -> context.runOnContext(v -> {
                     gatekeeper.removeHook(h.getMetadata().getName());
+                    invalidWritten.remove(h.getMetadata().getName());
+                    writtenStatus.remove(h.getMetadata().getName());
                     reconcileAll();
                 })));
         String selector = LeverActuator.MANAGED_BY + "=" + LeverActuator.MANAGER;
@@ -265,6 +268,7 @@ public final class GatekeeperService {
     }
 
     private void onHook(UpdateHook hook) {
+        String name = hook.getMetadata().getName();
         try {
             HookSpec spec = HookSpecs.from(hook);
             gatekeeper.putHook(spec);
@@ -273,11 +277,39 @@ public final class GatekeeperService {
             } else {
                 hookKeys.remove(spec.name());
             }
+            if (invalidWritten.remove(name) != null) {
+                // The next status written clears the complaint.
+                writtenStatus.remove(name);
+            }
         } catch (IllegalArgumentException e) {
-            LOG.atWarn().addKeyValue("hook", hook.getMetadata().getName()).log("ignoring hook: {}", e.getMessage());
-            gatekeeper.removeHook(hook.getMetadata().getName());
+            // An edit that breaks a hook must not let gates open without it: the last valid
+            // version stays in force, and the hook's status says what is wrong.
+            boolean kept = gatekeeper.hooks().stream().anyMatch(h -> h.name().equals(name));
+            LOG.atWarn().addKeyValue("hook", name).log("ignoring this version of the hook{}: {}",
+                    kept ? " (its last valid version stays in force)" : "", e.getMessage());
+            writeInvalid(name, e.getMessage());
         }
         reconcileAll();
+    }
+
+    /** Says in the hook's status why it was refused; once per message, since writing it is a change too. */
+    private void writeInvalid(String hook, String why) {
+        if (why.equals(invalidWritten.put(hook, why))) {
+            return;
+        }
+        vertx.executeBlocking(() -> {
+            client.resources(UpdateHook.class).withName(hook).editStatus(h -> {
+                io.mcdhooks.bridge.hooks.UpdateHookStatus status = h.getStatus() == null
+                        ? new io.mcdhooks.bridge.hooks.UpdateHookStatus() : h.getStatus();
+                status.setInvalid(why);
+                h.setStatus(status);
+                return h;
+            });
+            return null;
+        }, false).onFailure(e -> {
+            invalidWritten.remove(hook);
+            LOG.atDebug().addKeyValue("hook", hook).log("status not written: {}", e.getMessage());
+        });
     }
 
     /** Each registered hook's lag state, as last sampled. */
@@ -338,6 +370,7 @@ public final class GatekeeperService {
         for (HookSpec hook : gatekeeper.hooks()) {
             io.mcdhooks.bridge.hooks.UpdateHookStatus status = HookStatuses.of(hook.name(), gatekeeper.gates(),
                     lag.get(hook.name()));
+            status.setInvalid(invalidWritten.get(hook.name()));
             if (HookStatuses.same(status, writtenStatus.get(hook.name()))) {
                 continue;
             }

@@ -43,7 +43,7 @@ final class HookStatuses {
         if (a == null || b == null) {
             return a == b;
         }
-        return a.getOpenGates().equals(b.getOpenGates())
+        return a.getOpenGates().equals(b.getOpenGates()) && Objects.equals(a.getInvalid(), b.getInvalid())
                 && Objects.equals(a.getLag() == null ? null : a.getLag().getState() + "/" + a.getLag().getLag(),
                         b.getLag() == null ? null : b.getLag().getState() + "/" + b.getLag().getLag())
                 && a.getLastVerdicts().stream().map(HookStatuses::key).toList()
