@@ -194,7 +194,7 @@ public final class BridgeState {
                 nodeFacts, current, gate.targetConfig(),
                 new GateRequest.TargetFacts(target.osImageURL(), target.kernelType(), target.extensions(),
                         target.kernelArguments(), node == null ? null : node.desiredImage()),
-                gate.requestedAt(), gate.requestedAt().plus(gateTimeout)));
+                gate.requestedAt(), gate.requestedAt().plus(policy.deadline(gate.stage(), pool.name(), gateTimeout))));
     }
 
     /**

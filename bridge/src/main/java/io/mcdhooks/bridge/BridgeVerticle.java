@@ -33,6 +33,7 @@ import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.LifecycleEvent;
 import io.mcdhooks.schemas.Message;
+import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.vertx.core.Context;
@@ -121,7 +122,17 @@ public final class BridgeVerticle extends VerticleBase {
                     config.cluster(), config.kafka(), config.gateRequestsTopic(), config.verdictsTopic(),
                     config.deadLetterTopic(), config.namespace(), config.gatePodImage(), config.tick(),
                     config.lagInterval(), config.lagWindow()), new ClusterCaches(), outbox, metrics, clock);
-            policy = (stage, pool) -> gatekeeper.gatekeeper().gates(stage, pool);
+            policy = new GatePolicy() {
+                @Override
+                public boolean gates(Stage stage, String pool) {
+                    return gatekeeper.gatekeeper().gates(stage, pool);
+                }
+
+                @Override
+                public Duration deadline(Stage stage, String pool, Duration floor) {
+                    return gatekeeper.gatekeeper().deadline(stage, pool, floor);
+                }
+            };
         }
         state = new BridgeState(config.cluster(), policy, config.gateTimeout(), clock);
         return startHttp()

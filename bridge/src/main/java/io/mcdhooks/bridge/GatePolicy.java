@@ -1,5 +1,6 @@
 package io.mcdhooks.bridge;
 
+import java.time.Duration;
 import java.util.Set;
 
 import io.mcdhooks.schemas.Stage;
@@ -9,6 +10,11 @@ import io.mcdhooks.schemas.Stage;
 public interface GatePolicy {
 
     boolean gates(Stage stage, String pool);
+
+    /** A gate request's deadline after it opens; {@code floor} (MCDHOOKS_GATE_TIMEOUT) unless the hooks need longer. */
+    default Duration deadline(Stage stage, String pool, Duration floor) {
+        return floor;
+    }
 
     /** Every stage of the named pools; {@code *} names them all. */
     static GatePolicy pools(Set<String> pools) {

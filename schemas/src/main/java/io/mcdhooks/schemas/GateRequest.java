@@ -18,7 +18,7 @@ import java.util.Map;
  * @param targetConfig  the rendered config it moves to
  * @param target        facts of the target rendered config
  * @param requestedAt   when the gate opened
- * @param deadline      when the gatekeeper stops waiting, unless a PENDING heartbeat extends it
+ * @param deadline      by then every hook gating this stage has had its whole time (timeout plus heartbeat extension), and at least the bridge's MCDHOOKS_GATE_TIMEOUT has passed
  */
 public record GateRequest(
         String cluster,

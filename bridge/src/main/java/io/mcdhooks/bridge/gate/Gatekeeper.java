@@ -1,6 +1,7 @@
 package io.mcdhooks.bridge.gate;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -55,6 +56,23 @@ public final class Gatekeeper {
     /** Whether any registered hook gates {@code stage} of {@code pool}: the bridge then requests such gates. */
     public boolean gates(Stage stage, String pool) {
         return hooks.values().stream().anyMatch(h -> h.gates(stage, pool));
+    }
+
+    /**
+     * How long after opening a gate of {@code stage} of {@code pool} its request's hooks may still
+     * answer: the longest wait any hook gating it is allowed (timeout plus heartbeat extension),
+     * and never less than {@code floor}. Runners skip a request past its deadline, so it must not
+     * come before the gatekeeper stops waiting.
+     */
+    public Duration deadline(Stage stage, String pool, Duration floor) {
+        Duration longest = floor;
+        for (HookSpec hook : hooks.values()) {
+            if (hook.gates(stage, pool)) {
+                Duration wait = hook.timeout().plus(hook.maxExtension());
+                longest = wait.compareTo(longest) > 0 ? wait : longest;
+            }
+        }
+        return longest;
     }
 
     /** Opens the gate a request asks for, unless it is open already at this attempt or a later one. */

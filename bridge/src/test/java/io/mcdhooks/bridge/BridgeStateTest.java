@@ -1,0 +1,80 @@
+package io.mcdhooks.bridge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.mcdhooks.bridge.gate.Gatekeeper;
+import io.mcdhooks.bridge.gate.HookSpec;
+import io.mcdhooks.bridge.mco.PoolView;
+import io.mcdhooks.bridge.mco.RenderedConfig;
+import io.mcdhooks.bridge.publish.Outgoing;
+import io.mcdhooks.schemas.GateDecision.FailurePolicy;
+import io.mcdhooks.schemas.GateDecision.Mode;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Stage;
+
+class BridgeStateTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
+    private static final String OLD = "rendered-worker-1111";
+    private static final String NEW = "rendered-worker-2222";
+
+    @Test
+    void aGateRequestsDeadlineLeavesItsSlowestHookItsWholeWait() {
+        // A hook allowed 2 h plus 1 h of heartbeats, and the default of 30 min
+        Gatekeeper gatekeeper = new Gatekeeper("c1", Clock.fixed(T0, ZoneOffset.UTC), d -> { });
+        gatekeeper.putHook(hook("kmod-check", Duration.ofHours(2), Duration.ofHours(1)));
+        gatekeeper.putHook(hook("quick", Duration.ofMinutes(5), Duration.ZERO));
+
+        GateRequest request = poolPreUpdateRequest(gatekeeper);
+
+        assertThat(request.requestedAt()).isEqualTo(T0);
+        assertThat(request.deadline()).isEqualTo(T0.plus(Duration.ofHours(3)));
+    }
+
+    @Test
+    void theConfiguredTimeoutIsTheLeastAHookGets() {
+        Gatekeeper gatekeeper = new Gatekeeper("c1", Clock.fixed(T0, ZoneOffset.UTC), d -> { });
+        gatekeeper.putHook(hook("quick", Duration.ofMinutes(5), Duration.ofMinutes(1)));
+
+        assertThat(poolPreUpdateRequest(gatekeeper).deadline()).isEqualTo(T0.plus(Duration.ofMinutes(30)));
+    }
+
+    private static GateRequest poolPreUpdateRequest(Gatekeeper gatekeeper) {
+        GatePolicy policy = new GatePolicy() {
+            @Override
+            public boolean gates(Stage stage, String pool) {
+                return gatekeeper.gates(stage, pool);
+            }
+
+            @Override
+            public Duration deadline(Stage stage, String pool, Duration floor) {
+                return gatekeeper.deadline(stage, pool, floor);
+            }
+        };
+        BridgeState state = new BridgeState("c1", policy, Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
+        state.onRenderedConfig(new RenderedConfig(NEW, "quay.io/os@sha256:02", "default", List.of(), List.of()));
+        state.onPool(pool(OLD, 1), true);
+        List<Outgoing> out = state.onPool(pool(NEW, 2), false);
+        return out.stream().map(Outgoing::message).filter(GateRequest.class::isInstance).map(GateRequest.class::cast)
+                .filter(r -> r.stage() == Stage.POOL_PRE_UPDATE).findFirst().orElseThrow();
+    }
+
+    private static HookSpec hook(String name, Duration timeout, Duration maxExtension) {
+        return new HookSpec(name, java.util.Set.of(Stage.POOL_PRE_UPDATE), java.util.Set.of(), Map.of(), timeout,
+                maxExtension, FailurePolicy.Fail, Mode.Enforcing, HookSpec.PostUpdateFailure.Hold, false);
+    }
+
+    private static PoolView pool(String target, long generation) {
+        return new PoolView("worker", "uid-worker", "1", generation, target, OLD, false, "1", 3, 0, 0,
+                Map.of("node-role.kubernetes.io/worker", ""), Map.of(), null, Map.of());
+    }
+}
