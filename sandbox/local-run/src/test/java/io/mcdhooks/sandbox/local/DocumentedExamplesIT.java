@@ -3,10 +3,7 @@ package io.mcdhooks.sandbox.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -106,11 +103,9 @@ class DocumentedExamplesIT {
     @Test
     void theObservabilityCommandsShowAHeldGateAndTheOverrideReleasesIt(@TempDir Path dir) throws Exception {
         Block cli = DocBlocks.find("docs/observability.md", "bridge/mcdhooks");
-        LocalRunConfig config = LocalRunConfig.defaults(Scenario.POST_CHECK_FAILS)
-                .withTopology(1, 3, List.of("zone-a"), 1).withHttpPort(0);
-        try (LocalSystem system = LocalSystem.start(config)) {
-            RunSummary summary = new RunWatch(system, new TerminalView(
-                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), false)).run();
+        try (HeldRun run = HeldRun.start()) {
+            LocalSystem system = run.system();
+            RunSummary summary = run.summary();
             // The scenario: exactly the first updated node is held, and the pool stops within maxUnavailable
             assertThat(summary.ending()).isEqualTo(RunSummary.Ending.HELD);
             assertThat(summary.held()).singleElement().satisfies(g -> {

@@ -3,12 +3,9 @@ package io.mcdhooks.sandbox.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -26,12 +23,10 @@ class StatusPageChromiumIT {
     void theStatusPageShowsPoolsNodesAndTheHeldGateWithItsBlockingHook(@TempDir Path profile) throws Exception {
         assumeTrue(Files.isExecutable(CHROMIUM),
                 "skipped: /usr/bin/chromium is not installed (Debian: apt-get install -y chromium)");
-        LocalRunConfig config = LocalRunConfig.defaults(Scenario.POST_CHECK_FAILS)
-                .withTopology(1, 3, List.of("zone-a"), 1).withHttpPort(0);
-        try (LocalSystem system = LocalSystem.start(config)) {
+        try (HeldRun run = HeldRun.start()) {
             // Given a node held by its post-update gate
-            RunSummary summary = new RunWatch(system, new TerminalView(
-                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), false)).run();
+            LocalSystem system = run.system();
+            RunSummary summary = run.summary();
             assertThat(summary.ending()).isEqualTo(RunSummary.Ending.HELD);
             String held = summary.heldNodes().get(0);
 
