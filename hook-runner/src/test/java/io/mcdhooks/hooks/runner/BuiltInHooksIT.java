@@ -9,17 +9,12 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mcdhooks.hooks.examples.ModuleCatalog;
-import io.mcdhooks.hooks.testing.KafkaFixture;
 import io.mcdhooks.hooks.testing.Requests;
-import io.mcdhooks.sandbox.kafka.KafkaBroker;
-import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
+import io.mcdhooks.hooks.testing.WithKafkaFixture;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Verdict;
@@ -30,22 +25,9 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.KeyStoreOptions;
 
 /** The hook kinds Main hosts from configuration alone, each against a real broker. */
-@ExtendWith(KafkaBrokerExtension.class)
-class BuiltInHooksIT {
+class BuiltInHooksIT extends WithKafkaFixture {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-
-    private KafkaFixture fx;
-
-    @BeforeEach
-    void fixture(KafkaBroker broker) {
-        fx = new KafkaFixture(broker);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        fx.close();
-    }
 
     private void deploy(HookRunnerConfig config) throws Exception {
         fx.deploy(BuiltInHooks.create(fx.vertx(), config), config);

@@ -16,10 +16,7 @@ import java.util.function.BiFunction;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.mcdhooks.hooks.api.CheckContext;
@@ -27,10 +24,8 @@ import io.mcdhooks.hooks.api.Decision;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.hooks.api.Hook;
 import io.mcdhooks.hooks.examples.ChangeFreezeHook;
-import io.mcdhooks.hooks.testing.KafkaFixture;
 import io.mcdhooks.hooks.testing.Requests;
-import io.mcdhooks.sandbox.kafka.KafkaBroker;
-import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
+import io.mcdhooks.hooks.testing.WithKafkaFixture;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
@@ -40,22 +35,9 @@ import io.mcdhooks.schemas.kafka.DeadLetters;
 import io.mcdhooks.schemas.kafka.Topics;
 
 /** A Java hook hosted by the runner against a real broker. */
-@ExtendWith(KafkaBrokerExtension.class)
-class JavaHookRunnerIT {
+class JavaHookRunnerIT extends WithKafkaFixture {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-
-    private KafkaFixture fx;
-
-    @BeforeEach
-    void fixture(KafkaBroker broker) {
-        fx = new KafkaFixture(broker);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        fx.close();
-    }
 
     @Test
     void publishesTheVerdictAndCommitsTheRequestOnlyOnceTheVerdictIsAcknowledged() throws Exception {

@@ -8,16 +8,11 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.mcdhooks.hooks.examples.NodeSelfCheckHook;
-import io.mcdhooks.hooks.testing.KafkaFixture;
 import io.mcdhooks.hooks.testing.Requests;
-import io.mcdhooks.sandbox.kafka.KafkaBroker;
-import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
+import io.mcdhooks.hooks.testing.WithKafkaFixture;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Verdict;
@@ -26,23 +21,10 @@ import io.mcdhooks.schemas.kafka.Topics;
 import io.vertx.core.http.HttpServer;
 
 /** Node-local runners (a DaemonSet) self-checking their node after an update. */
-@ExtendWith(KafkaBrokerExtension.class)
-class NodeLocalSelfCheckIT {
+class NodeLocalSelfCheckIT extends WithKafkaFixture {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final int PARTITIONS = 4;
-
-    private KafkaFixture fx;
-
-    @BeforeEach
-    void fixture(KafkaBroker broker) {
-        fx = new KafkaFixture(broker);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        fx.close();
-    }
 
     @Test
     void eachRunnerReadsOnlyItsNodesPartitionAndFailsTheGateWhenItsNodeIsUnhealthy() throws Exception {

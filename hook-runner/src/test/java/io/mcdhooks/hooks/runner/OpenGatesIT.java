@@ -9,10 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,34 +17,19 @@ import io.mcdhooks.hooks.api.CheckContext;
 import io.mcdhooks.hooks.api.Decision;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.hooks.api.Hook;
-import io.mcdhooks.hooks.testing.KafkaFixture;
 import io.mcdhooks.hooks.testing.Requests;
-import io.mcdhooks.sandbox.kafka.KafkaBroker;
-import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
+import io.mcdhooks.hooks.testing.WithKafkaFixture;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.kafka.Topics;
 
 /** One runner, 1,000 open gates: bounded concurrency and memory, every gate answered. */
-@ExtendWith(KafkaBrokerExtension.class)
-class OpenGatesIT {
+class OpenGatesIT extends WithKafkaFixture {
 
     private static final Logger LOG = LoggerFactory.getLogger(OpenGatesIT.class);
     private static final int GATES = 1000;
     private static final int CONCURRENCY = 20;
     private static final int MAX_OPEN = 100;
-
-    private KafkaFixture fx;
-
-    @BeforeEach
-    void fixture(KafkaBroker broker) {
-        fx = new KafkaFixture(broker);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        fx.close();
-    }
 
     @Test
     void oneRunnerHoldsAThousandOpenGatesWithinItsLimitsAndAnswersThemAllOnceReleased() throws Exception {

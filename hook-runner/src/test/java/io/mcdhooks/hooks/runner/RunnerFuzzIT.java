@@ -19,17 +19,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.mcdhooks.hooks.api.Decision;
 import io.mcdhooks.hooks.api.GateSelector;
-import io.mcdhooks.hooks.testing.KafkaFixture;
 import io.mcdhooks.hooks.testing.Requests;
-import io.mcdhooks.sandbox.kafka.KafkaBroker;
-import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
+import io.mcdhooks.hooks.testing.WithKafkaFixture;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.codec.MessageCodec;
@@ -40,22 +35,9 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.sessions.JqwikSession;
 
 /** 10,000 random and mutated gate requests through a real runner's consumer: it never stops, and loses none. */
-@ExtendWith(KafkaBrokerExtension.class)
-class RunnerFuzzIT {
+class RunnerFuzzIT extends WithKafkaFixture {
 
     private static final int COUNT = 10_000;
-
-    private KafkaFixture fx;
-
-    @BeforeEach
-    void fixture(KafkaBroker broker) {
-        fx = new KafkaFixture(broker);
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        fx.close();
-    }
 
     @Test
     void randomAndMutatedRequestsNeverStopTheConsumerAndAreAllTakenIn() throws Exception {

@@ -10,37 +10,25 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
-import io.mcdhooks.hooks.testing.KafkaFixture;
 import io.mcdhooks.hooks.testing.Requests;
-import io.mcdhooks.sandbox.kafka.KafkaBroker;
-import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
+import io.mcdhooks.hooks.testing.WithKafkaFixture;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Verdict;
 import io.mcdhooks.schemas.kafka.Topics;
 
 /** A runner process SIGKILLed during a check, then restarted: still exactly one final verdict. */
-@ExtendWith(KafkaBrokerExtension.class)
-class RunnerKilledMidCheckIT {
+class RunnerKilledMidCheckIT extends WithKafkaFixture {
 
-    private KafkaFixture fx;
     private Process runner;
 
-    @BeforeEach
-    void fixture(KafkaBroker broker) {
-        fx = new KafkaFixture(broker);
-    }
-
     @AfterEach
-    void close() throws Exception {
+    void killRunner() throws Exception {
         if (runner != null) {
             runner.destroyForcibly().waitFor();
         }
-        fx.close();
     }
 
     @Test
