@@ -32,7 +32,7 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--samples", defaultValue = "1000", description = "Samples of rows 2 and 3 (default ${DEFAULT-VALUE}).")
     int samples;
 
-    @Option(names = "--floor-samples", defaultValue = "10000", description = "Samples of row 1 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--floor-samples", defaultValue = "5000", description = "Samples of row 1 (default ${DEFAULT-VALUE}).")
     int floorSamples;
 
     @Option(names = "--concurrency", defaultValue = "4",

@@ -13,8 +13,8 @@ import java.util.concurrent.TimeUnit;
 /** Runs {@link GatekeeperProbe} in a forked JVM (same classpath) and reads its result line. */
 final class VerdictThroughput {
 
-    /** The probe's JVM: the heap the bridge's container gets by default under its 1 GiB limit is 256 MiB; this allows more. */
-    static final List<String> JVM_OPTIONS = List.of("-Xmx1g", "-XX:+UseG1GC");
+    /** The bridge image's heap under its 1 GiB memory limit ({@code -XX:MaxRAMPercentage=75}), default GC. */
+    static final List<String> JVM_OPTIONS = List.of("-Xmx768m");
 
     private VerdictThroughput() {
     }
