@@ -262,9 +262,10 @@ public final class GatekeeperService {
     }
 
     private void onHook(UpdateHook hook) {
+        boolean changed;
         try {
             HookSpec spec = HookSpecs.from(hook);
-            gatekeeper.putHook(spec);
+            changed = gatekeeper.putHook(spec);
             if (spec.signed()) {
                 loadKeys(spec.name(), hook.getSpec().getSignature().getPublicKeysSecret());
             } else {
@@ -272,9 +273,13 @@ public final class GatekeeperService {
             }
         } catch (IllegalArgumentException e) {
             LOG.atWarn().addKeyValue("hook", hook.getMetadata().getName()).log("ignoring hook: {}", e.getMessage());
-            gatekeeper.removeHook(hook.getMetadata().getName());
+            changed = gatekeeper.removeHook(hook.getMetadata().getName());
         }
-        reconcileAll();
+        // Every status this service writes comes back as an update of the hook; only a change of
+        // what the hook gates can move a lever, so only that plans every node again.
+        if (changed) {
+            reconcileAll();
+        }
     }
 
     /** Each registered hook's lag state, as last sampled. */
