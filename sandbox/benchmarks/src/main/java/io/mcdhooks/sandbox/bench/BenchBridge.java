@@ -32,14 +32,16 @@ final class BenchBridge implements AutoCloseable {
     private final BridgeConfig config;
     private final Vertx vertx;
     private final BridgeVerticle verticle;
+    private final KubernetesClient client;
 
-    private BenchBridge(BridgeConfig config, Vertx vertx, BridgeVerticle verticle) {
+    private BenchBridge(BridgeConfig config, Vertx vertx, BridgeVerticle verticle, KubernetesClient client) {
         this.config = config;
         this.vertx = vertx;
         this.verticle = verticle;
+        this.client = client;
     }
 
-    /** Deploys a bridge; register hooks before, so its gatekeeper knows them from the start. */
+    /** Deploys a bridge with a client of its own (closed with it); register hooks before, so its gatekeeper knows them from the start. */
     static BenchBridge start(String bootstrap, KubernetesClient bridgeClient) {
         String suffix = UUID.randomUUID().toString().substring(0, 8);
         Map<String, String> env = new HashMap<>();
@@ -61,9 +63,10 @@ final class BenchBridge implements AutoCloseable {
             vertx.deployVerticle(verticle).toCompletionStage().toCompletableFuture().get(300, TimeUnit.SECONDS);
         } catch (Exception e) {
             vertx.close();
+            bridgeClient.close();
             throw new IllegalStateException("the bridge did not start: " + e.getMessage(), e);
         }
-        return new BenchBridge(config, vertx, verticle);
+        return new BenchBridge(config, vertx, verticle, bridgeClient);
     }
 
     BridgeConfig config() {
@@ -132,5 +135,6 @@ final class BenchBridge implements AutoCloseable {
         } catch (Exception e) {
             // the next measurement starts on fresh topics either way
         }
+        client.close();
     }
 }

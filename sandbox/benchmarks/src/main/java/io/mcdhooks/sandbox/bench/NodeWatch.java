@@ -23,10 +23,13 @@ final class NodeWatch implements AutoCloseable {
     private record Waiter(Predicate<Node> condition, CompletableFuture<Long> seen) {
     }
 
+    private final KubernetesClient client;
     private final SharedIndexInformer<Node> informer;
     private final Map<String, List<Waiter>> waiters = new ConcurrentHashMap<>();
 
+    /** Watches with {@code client}, which it closes. */
     NodeWatch(KubernetesClient client) {
+        this.client = client;
         informer = client.nodes().inform(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Node node) {
@@ -87,5 +90,6 @@ final class NodeWatch implements AutoCloseable {
     @Override
     public void close() {
         informer.close();
+        client.close();
     }
 }

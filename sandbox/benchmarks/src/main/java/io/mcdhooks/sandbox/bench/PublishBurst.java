@@ -26,8 +26,8 @@ import io.mcdhooks.sandbox.mco.Topology;
  * Row 5: {@code nodes} workers are assigned an update at once (each node's {@code desiredConfig}
  * and {@code state=Working} written as fast as the API server takes them, 8 writers), with
  * {@code hooks} pre- and post-update hooks registered, so the gatekeeper pulls its levers on every
- * node meanwhile. Each node makes two lifecycle events (update-assigned, working) and one
- * pre-update gate request. Rate = messages read back from Kafka / (last message read − first
+ * node meanwhile (or none: the bridge only publishes). Each node makes two lifecycle events
+ * (update-assigned, working) and, with hooks, one pre-update gate request. Rate = messages read back from Kafka / (last message read − first
  * write); also the time from a node's write to its gate request, and when the writes ended.
  */
 final class PublishBurst {
@@ -47,13 +47,19 @@ final class PublishBurst {
             topology.apply(client);
             BenchBridge.prepare(client, BenchBridge.hookNames(hooks),
                     List.of(UpdateHookSpec.StageName.PRE_UPDATE, UpdateHookSpec.StageName.POST_UPDATE));
+            // Without hooks no gate is requested: the bridge publishes lifecycle events only.
+            long expected = (hooks > 0 ? 3L : 2L) * nodes;
             String target = "rendered-worker-bench-burst";
             BenchBridge.renderedConfig(client, target);
             try (BenchBridge bridge = BenchBridge.start(bootstrap, cluster.newClient());
                  KafkaConsumer<String, byte[]> reader = BenchKafka.reader(bootstrap)) {
-                // Pools with pre-update hooks are paused at rest: the gatekeeper has taken over.
-                BenchBridge.waitFor(Duration.ofMinutes(3), "the gatekeeper to pause the pool",
-                        () -> BenchBridge.poolPaused(client));
+                if (hooks > 0) {
+                    // Pools with pre-update hooks are paused at rest: the gatekeeper has taken over.
+                    BenchBridge.waitFor(Duration.ofMinutes(3), "the gatekeeper to pause the pool",
+                            () -> BenchBridge.poolPaused(client));
+                } else {
+                    BenchBridge.waitFor(Duration.ofMinutes(3), "the bridge to be ready", bridge::ready);
+                }
                 String requestsTopic = bridge.config().gateRequestsTopic();
                 List<TopicPartition> partitions = new ArrayList<>();
                 for (String topic : List.of(bridge.config().lifecycleTopic(), requestsTopic)) {
@@ -77,7 +83,6 @@ final class PublishBurst {
                     }));
                 }
                 Latency toRequest = new Latency();
-                long expected = 3L * nodes;
                 long messages = 0;
                 long last = start;
                 long writesDone = -1;
