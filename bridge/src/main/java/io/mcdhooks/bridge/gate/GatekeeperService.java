@@ -452,7 +452,13 @@ public final class GatekeeperService {
         PoolView poolView = pool == null ? null : Views.pool(pool);
         LeverPlan.NodeLevers want = LeverPlan.node(settings.cluster(), poolView, view, enforcingHooks(),
                 gatekeeper::gate);
-        levers.applyNode(node, want, () -> { });
+        String name = node.getMetadata().getName();
+        levers.applyNode(node, want, () -> {
+            Node latest = cluster.node(name);
+            if (latest != null) {
+                reconcileNode(latest);
+            }
+        });
     }
 
     /**
@@ -488,7 +494,7 @@ public final class GatekeeperService {
         }
         Boolean paused = LeverPlan.poolPaused(settings.cluster(), view, nodes, enforcingHooks(), gatekeeper::gate,
                 levers::gatePodReady);
-        levers.applyPool(pool, paused, () -> { });
+        levers.applyPool(pool, paused, () -> reconcilePoolPauseSoon(poolName));
     }
 
     /** Advisory hooks get gate requests, and their verdicts are recorded, but they pull no lever. */
