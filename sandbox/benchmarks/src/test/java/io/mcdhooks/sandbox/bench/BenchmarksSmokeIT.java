@@ -21,8 +21,8 @@ class BenchmarksSmokeIT {
     void producesEveryRowOfTheTableWithSaneFigures() throws Exception {
         Path out = Path.of("target", "smoke-benchmarks.md");
 
-        Report report = BenchMain.run("--nodes=20", "--hooks=2", "--samples=20", "--floor-samples=100",
-                "--concurrency=2", "--rollout-nodes=4", "--out=" + out);
+        Report report = BenchMain.run("--nodes=10", "--hooks=2", "--samples=10", "--floor-samples=50",
+                "--concurrency=2", "--rollout-nodes=3", "--out=" + out);
 
         assertThat(report.rows()).extracting(Row::number).containsExactlyElementsOf(ROWS);
         for (Row row : report.rows()) {
