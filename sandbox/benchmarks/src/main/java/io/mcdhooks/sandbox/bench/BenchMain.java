@@ -29,7 +29,7 @@ public final class BenchMain implements Callable<Integer> {
     @Option(names = "--hooks", defaultValue = "20", description = "Hooks of rows 4, 5 and 6 (default ${DEFAULT-VALUE}).")
     int hooks;
 
-    @Option(names = "--samples", defaultValue = "1000", description = "Samples of rows 2 and 3 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--samples", defaultValue = "600", description = "Samples of rows 2 and 3 (default ${DEFAULT-VALUE}).")
     int samples;
 
     @Option(names = "--floor-samples", defaultValue = "5000", description = "Samples of row 1 (default ${DEFAULT-VALUE}).")
@@ -128,9 +128,11 @@ public final class BenchMain implements Callable<Integer> {
                 report.add(Row.value("4b", "resident memory", "VmRSS after GC, " + nodes + " gates × " + hooks
                         + " hooks, open and answered (" + String.join(" ", VerdictThroughput.JVM_OPTIONS) + ")",
                         rss, "MiB", "≤ 512 MiB", rss <= 512, null));
-                report.add(Row.value("4c", "heap per open gate", "heap after GC / gates, waiting on " + hooks
+                report.add(Row.value("4c", "peak resident memory", "VmHWM of the probe's JVM over the whole run, "
+                        + "decoding included", p.get("peakRssKiB") / 1024, "MiB", null, null, null));
+                report.add(Row.value("4d", "heap per open gate", "heap after GC / gates, waiting on " + hooks
                         + " hooks", perGate, "KiB", null, null, null));
-                report.add(Row.value("4d", "heap per answered gate", "heap after GC / gates, " + hooks
+                report.add(Row.value("4e", "heap per answered gate", "heap after GC / gates, " + hooks
                         + " verdicts each", perAnswered, "KiB", null, null, null));
                 console.println("   " + p);
             }

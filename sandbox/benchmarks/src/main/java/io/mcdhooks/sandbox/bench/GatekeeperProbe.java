@@ -47,9 +47,11 @@ public final class GatekeeperProbe {
         long rssBefore = Machine.residentKiB();
         Probe probe = run(nodes, hookNames, true);
         System.out.printf("RESULT rate=%.1f coreRate=%.1f verdicts=%d decisions=%d gates=%d heapBeforeKiB=%d "
-                        + "openHeapKiB=%d openRssKiB=%d answeredHeapKiB=%d answeredRssKiB=%d rssBeforeKiB=%d%n",
+                        + "openHeapKiB=%d openRssKiB=%d openCommittedKiB=%d answeredHeapKiB=%d answeredRssKiB=%d "
+                        + "answeredCommittedKiB=%d rssBeforeKiB=%d peakRssKiB=%d%n",
                 probe.rate, probe.coreRate, probe.verdicts, probe.decisions, nodes, heapBefore / 1024,
-                probe.openHeap / 1024, probe.openRss, probe.answeredHeap / 1024, probe.answeredRss, rssBefore);
+                probe.openHeap / 1024, probe.openRss, probe.openCommitted / 1024, probe.answeredHeap / 1024,
+                probe.answeredRss, probe.answeredCommitted / 1024, rssBefore, Machine.peakResidentKiB());
     }
 
     private static final class Probe {
@@ -61,6 +63,8 @@ public final class GatekeeperProbe {
         long openRss;
         long answeredHeap;
         long answeredRss;
+        long openCommitted;
+        long answeredCommitted;
     }
 
     private static Probe run(int nodes, List<String> hookNames, boolean measure) {
@@ -78,6 +82,7 @@ public final class GatekeeperProbe {
             gc();
             probe.openHeap = usedHeap();
             probe.openRss = Machine.residentKiB();
+            probe.openCommitted = Runtime.getRuntime().totalMemory();
         }
         // Verdicts as they come off the topic, a poll's worth at a time (max.poll.records): each
         // hook answers every gate, hooks interleaved. Encoding them is not timed.
@@ -106,6 +111,9 @@ public final class GatekeeperProbe {
             gc();
             probe.answeredHeap = usedHeap();
             probe.answeredRss = Machine.residentKiB();
+            probe.answeredCommitted = Runtime.getRuntime().totalMemory();
+            // The gates must still be there when the heap is measured, not collected as unused.
+            java.lang.ref.Reference.reachabilityFence(gatekeeper);
             probe.coreRate = coreOnly(requests, hookNames);
         }
         return probe;

@@ -30,6 +30,11 @@ record Machine(int cores, String cpu, long memoryMiB, String jvm, String os, Str
         return field("/proc/self/status", "VmRSS:");
     }
 
+    /** The highest resident set size of this process so far, in KiB (VmHWM), or -1. */
+    static long peakResidentKiB() {
+        return field("/proc/self/status", "VmHWM:");
+    }
+
     private static long memTotalKiB() {
         return field("/proc/meminfo", "MemTotal:");
     }
