@@ -151,7 +151,8 @@ public final class BenchMain implements Callable<Integer> {
                 console.printf("6. rollout overhead: %d workers, stock then %d hooks%n", rolloutNodes, hooks);
                 RolloutOverhead.Result r = RolloutOverhead.measure(bootstrap, rolloutNodes, hooks);
                 report.add(Row.value("6", "rollout time, stock", rolloutNodes
-                        + " workers, maxUnavailable 10%, MachineConfig applied → pool updated", r.stockSeconds(), "s",
+                        + " workers, maxUnavailable 10%, MCO simulated at " + (int) RolloutOverhead.TIME_SCALE
+                        + "×, MachineConfig applied → pool updated", r.stockSeconds(), "s",
                         null, null, null));
                 report.add(Row.value("6a", "rollout time, " + hooks + " passing hooks",
                         "same, with bridge, gatekeeper and " + hooks + " pre- and post-update hooks",
