@@ -43,6 +43,10 @@ public final class BenchMain implements Callable<Integer> {
             description = "Workers of the simulated rollouts of row 6 (default ${DEFAULT-VALUE}).")
     int rolloutNodes;
 
+    @Option(names = "--rollout-scale", defaultValue = "100",
+            description = "Simulated seconds per real second in row 6 (default ${DEFAULT-VALUE}).")
+    double rolloutScale;
+
     @Option(names = "--rows", defaultValue = "1,2,3,4,5,6", split = ",",
             description = "Which rows to run (default ${DEFAULT-VALUE}); 2 and 3 run together.")
     Set<Integer> only;
@@ -149,9 +153,9 @@ public final class BenchMain implements Callable<Integer> {
             }
             if (only.contains(6)) {
                 console.printf("6. rollout overhead: %d workers, stock then %d hooks%n", rolloutNodes, hooks);
-                RolloutOverhead.Result r = RolloutOverhead.measure(bootstrap, rolloutNodes, hooks);
+                RolloutOverhead.Result r = RolloutOverhead.measure(bootstrap, rolloutNodes, hooks, rolloutScale);
                 report.add(Row.value("6", "rollout time, stock", rolloutNodes
-                        + " workers, maxUnavailable 10%, MCO simulated at " + (int) RolloutOverhead.TIME_SCALE
+                        + " workers, maxUnavailable 10%, MCO simulated at " + (int) rolloutScale
                         + "×, MachineConfig applied → pool updated", r.stockSeconds(), "s",
                         null, null, null));
                 report.add(Row.value("6a", "rollout time, " + hooks + " passing hooks",

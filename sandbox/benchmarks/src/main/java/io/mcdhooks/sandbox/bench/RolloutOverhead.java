@@ -16,9 +16,9 @@ import io.mcdhooks.sandbox.mco.Topology;
 
 /**
  * Row 6: the same simulated rollout (a kernel change, {@code maxUnavailable=10%}, the simulated
- * MCO at {@value #TIME_SCALE}×) on a stock cluster, then with the bridge, its gatekeeper and {@code hooks}
- * pre- and post-update hooks that pass at once. Time = MachineConfig applied → the pool's status
- * counts every worker updated.
+ * MCO at {@value #DEFAULT_TIME_SCALE}× by default) on a stock cluster, then with the bridge, its
+ * gatekeeper and {@code hooks} pre- and post-update hooks that pass at once. Time = MachineConfig
+ * applied → the pool's status counts every worker updated.
  */
 final class RolloutOverhead {
 
@@ -28,7 +28,7 @@ final class RolloutOverhead {
      * take on a loaded 2-core machine, and degrades the node; at 100× it waits 36 s, and the
      * rollout's wall time is still bound by the API server, not by the scale.
      */
-    static final double TIME_SCALE = 100;
+    static final double DEFAULT_TIME_SCALE = 100;
 
     record Result(double stockSeconds, double hookedSeconds) {
         double overheadPercent() {
@@ -39,13 +39,13 @@ final class RolloutOverhead {
     private RolloutOverhead() {
     }
 
-    static Result measure(String bootstrap, int workers, int hooks) {
-        double stock = rollout(bootstrap, workers, 0);
-        double hooked = rollout(bootstrap, workers, hooks);
+    static Result measure(String bootstrap, int workers, int hooks, double timeScale) {
+        double stock = rollout(bootstrap, workers, 0, timeScale);
+        double hooked = rollout(bootstrap, workers, hooks, timeScale);
         return new Result(stock, hooked);
     }
 
-    static double rollout(String bootstrap, int workers, int hooks) {
+    static double rollout(String bootstrap, int workers, int hooks, double timeScale) {
         try (InMemoryCluster cluster = InMemoryCluster.start()) {
             KubernetesClient client = cluster.client();
             Topology.builder().masters(3).workers(workers)
@@ -56,7 +56,7 @@ final class RolloutOverhead {
                 BenchBridge.prepare(client, names, List.of(UpdateHookSpec.StageName.PRE_UPDATE,
                         UpdateHookSpec.StageName.POST_UPDATE));
             }
-            try (McoSimulator mco = McoSimulator.start(client, SimulatorConfig.defaults().withTimeScale(TIME_SCALE));
+            try (McoSimulator mco = McoSimulator.start(client, SimulatorConfig.defaults().withTimeScale(timeScale));
                  BenchBridge bridge = hooks > 0 ? BenchBridge.start(bootstrap, cluster.newClient()) : null;
                  InstantHooks answering = hooks > 0 ? new InstantHooks(bootstrap, names,
                          bridge.config().gateRequestsTopic(), bridge.config().verdictsTopic()) : null) {
