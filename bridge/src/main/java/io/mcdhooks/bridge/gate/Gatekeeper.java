@@ -41,12 +41,14 @@ public final class Gatekeeper {
         this.decisions = decisions;
     }
 
-    public void putHook(HookSpec hook) {
-        hooks.put(hook.name(), hook);
+    /** Registers or replaces a hook; {@code false} if it was registered with the same spec already. */
+    public boolean putHook(HookSpec hook) {
+        return !hook.equals(hooks.put(hook.name(), hook));
     }
 
-    public void removeHook(String name) {
-        hooks.remove(name);
+    /** {@code false} if no such hook was registered. */
+    public boolean removeHook(String name) {
+        return hooks.remove(name) != null;
     }
 
     public Collection<HookSpec> hooks() {

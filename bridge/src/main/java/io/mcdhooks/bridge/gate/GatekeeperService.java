@@ -107,6 +107,8 @@ public final class GatekeeperService {
     private long statusTimer = -1;
     private final Map<String, io.mcdhooks.bridge.hooks.UpdateHookStatus> writtenStatus = new HashMap<>();
     private final Map<String, String> invalidWritten = new HashMap<>();
+    /** Pools whose pause is to be planned once the events queued now are handled. */
+    private final Set<String> poolsToPlan = new java.util.LinkedHashSet<>();
     private long deadLettered;
     private long verdictRecords;
     private final Map<String, Map<String, java.security.PublicKey>> hookKeys = new HashMap<>();
@@ -249,7 +251,7 @@ public final class GatekeeperService {
         reconcileNode(node);
         String pool = cluster.poolOf(view);
         if (pool != null) {
-            reconcilePoolPause(pool);
+            reconcilePoolPauseSoon(pool);
         }
     }
 
@@ -258,7 +260,7 @@ public final class GatekeeperService {
         levers.nodeDeleted(node.getMetadata().getName(), () -> { });
         String pool = cluster.poolOf(cluster.view(node));
         if (pool != null) {
-            reconcilePoolPause(pool);
+            reconcilePoolPauseSoon(pool);
         }
     }
 
@@ -269,9 +271,10 @@ public final class GatekeeperService {
 
     private void onHook(UpdateHook hook) {
         String name = hook.getMetadata().getName();
+        boolean changed;
         try {
             HookSpec spec = HookSpecs.from(hook);
-            gatekeeper.putHook(spec);
+            changed = gatekeeper.putHook(spec);
             if (spec.signed()) {
                 loadKeys(spec.name(), hook.getSpec().getSignature().getPublicKeysSecret());
             } else {
@@ -288,8 +291,13 @@ public final class GatekeeperService {
             LOG.atWarn().addKeyValue("hook", name).log("ignoring this version of the hook{}: {}",
                     kept ? " (its last valid version stays in force)" : "", e.getMessage());
             writeInvalid(name, e.getMessage());
+            changed = false;
         }
-        reconcileAll();
+        // Every status this service writes comes back as an update of the hook; only a change of
+        // what the hook gates can move a lever, so only that plans every node again.
+        if (changed) {
+            reconcileAll();
+        }
     }
 
     /** Says in the hook's status why it was refused; once per message, since writing it is a change too. */
@@ -452,7 +460,7 @@ public final class GatekeeperService {
                 reconcileNode(node);
             }
         }
-        reconcilePoolPause(decision.pool());
+        reconcilePoolPauseSoon(decision.pool());
     }
 
     private void reconcileAll() {
@@ -483,7 +491,31 @@ public final class GatekeeperService {
         PoolView poolView = pool == null ? null : Views.pool(pool);
         LeverPlan.NodeLevers want = LeverPlan.node(settings.cluster(), poolView, view, enforcingHooks(),
                 gatekeeper::gate);
-        levers.applyNode(node, want, () -> { });
+        String name = node.getMetadata().getName();
+        levers.applyNode(node, want, () -> {
+            Node latest = cluster.node(name);
+            if (latest != null) {
+                reconcileNode(latest);
+            }
+        });
+    }
+
+    /**
+     * Plans a pool's pause after the events already queued on the event loop: a pool's pause
+     * depends on all its nodes, so planning it on every node event, verdict or gate object scans
+     * every node each time (quadratic in a 5,000-node rollout). A burst is planned once; while
+     * the loop keeps up, one event still gets one plan, a turn of the loop later.
+     */
+    private void reconcilePoolPauseSoon(String pool) {
+        boolean first = poolsToPlan.isEmpty();
+        poolsToPlan.add(pool);
+        if (first) {
+            context.runOnContext(v -> {
+                List<String> pools = new ArrayList<>(poolsToPlan);
+                poolsToPlan.clear();
+                pools.forEach(this::reconcilePoolPause);
+            });
+        }
     }
 
     private void reconcilePoolPause(String poolName) {
@@ -501,7 +533,7 @@ public final class GatekeeperService {
         }
         Boolean paused = LeverPlan.poolPaused(settings.cluster(), view, nodes, enforcingHooks(), gatekeeper::gate,
                 levers::gatePodReady);
-        levers.applyPool(pool, paused, () -> { });
+        levers.applyPool(pool, paused, () -> reconcilePoolPauseSoon(poolName));
     }
 
     /** Advisory hooks get gate requests, and their verdicts are recorded, but they pull no lever. */
@@ -523,7 +555,7 @@ public final class GatekeeperService {
             reconcileNode(node);
             String pool = cluster.poolOf(cluster.view(node));
             if (pool != null) {
-                reconcilePoolPause(pool);
+                reconcilePoolPauseSoon(pool);
             }
         }
     }

@@ -13,6 +13,11 @@ import io.mcdhooks.schemas.Verdict;
 final class HookStatuses {
 
     static final int LAST_VERDICTS = 10;
+    /**
+     * Open gates listed at most: a status rewritten every few seconds with every gate of a
+     * 5,000-node rollout (20 hooks, hundreds of KB each) swamped the API server.
+     */
+    static final int OPEN_GATES = 100;
 
     private HookStatuses() {
     }
@@ -25,7 +30,7 @@ final class HookStatuses {
         }
         status.setOpenGates(gates.stream()
                 .filter(g -> !g.released() && g.hooks().containsKey(hook))
-                .map(Gate::id).sorted().toList());
+                .map(Gate::id).sorted().limit(OPEN_GATES).toList());
         List<Verdict> latest = gates.stream()
                 .map(g -> g.hooks().get(hook))
                 .filter(Objects::nonNull)

@@ -62,6 +62,8 @@ public final class LeverActuator {
     private final String pauseImage;
     private final WorkerExecutor worker;
     private final Set<String> inFlight = new HashSet<>();
+    /** Objects whose write was skipped while another was in flight, with how to plan them again. */
+    private final Map<String, Runnable> skipped = new HashMap<>();
     private final Set<String> gatePods = new HashSet<>();
     private final Set<String> gateBudgets = new HashSet<>();
 
@@ -94,18 +96,21 @@ public final class LeverActuator {
     }
 
     /** A node is gone: its gate pod goes with it, and its budget must not stay behind. */
-    public void nodeDeleted(String node, Runnable done) {
+    public void nodeDeleted(String node, Runnable planAgain) {
         String name = gateName(node);
         if (gatePods.contains(name) || gateBudgets.contains(name)) {
-            run("gate/" + node, done, () -> {
+            run("gate/" + node, planAgain, () -> {
                 deleteGate(node);
                 return null;
             });
         }
     }
 
-    /** Brings {@code node}'s levers to {@code want}; {@code current} is the node as last seen. */
-    public void applyNode(Node current, LeverPlan.NodeLevers want, Runnable done) {
+    /**
+     * Brings {@code node}'s levers to {@code want}; {@code current} is the node as last seen.
+     * {@code planAgain} runs once a write ends that made this call skip one of its own.
+     */
+    public void applyNode(Node current, LeverPlan.NodeLevers want, Runnable planAgain) {
         String name = current.getMetadata().getName();
         boolean tainted = hasTaint(current);
         boolean cordoned = Boolean.TRUE.equals(current.getSpec().getUnschedulable());
@@ -117,32 +122,35 @@ public final class LeverActuator {
             // The race that matters: the MCD's uncordon lands, and the MCC may pick the next node
             // as soon as this one looks Done. A merge patch needs no read first and cannot lose
             // an optimistic-lock race, so the cordon is back within one round trip.
-            run("node/" + name, done, () -> {
+            run("node/" + name, planAgain, () -> {
                 cordon(name, want.postUpdateGate());
                 return null;
             });
         } else if (needTaint || needCordon || needUncordon) {
-            run("node/" + name, done, () -> {
+            run("node/" + name, planAgain, () -> {
                 editNode(name, want);
                 return null;
             });
         }
         boolean podReady = gatePodReady(name);
         if (want.gatePod() && !podReady) {
-            run("gate/" + name, done, () -> {
+            run("gate/" + name, planAgain, () -> {
                 createGate(name);
                 return null;
             });
         } else if (!want.gatePod() && (gatePods.contains(gateName(name)) || gateBudgets.contains(gateName(name)))) {
-            run("gate/" + name, done, () -> {
+            run("gate/" + name, planAgain, () -> {
                 deleteGate(name);
                 return null;
             });
         }
     }
 
-    /** Brings {@code pool}'s pause to {@code paused}; {@code null}: no say, only undo a pause of its own. */
-    public void applyPool(GenericKubernetesResource pool, Boolean paused, Runnable done) {
+    /**
+     * Brings {@code pool}'s pause to {@code paused}; {@code null}: no say, only undo a pause of its
+     * own. {@code planAgain} as for {@link #applyNode}.
+     */
+    public void applyPool(GenericKubernetesResource pool, Boolean paused, Runnable planAgain) {
         boolean isPaused = Boolean.TRUE.equals(pool.get("spec", "paused"));
         String ours = pool.getMetadata().getAnnotations() == null ? null
                 : pool.getMetadata().getAnnotations().get(PAUSED_BY);
@@ -151,7 +159,7 @@ public final class LeverActuator {
             return;
         }
         String name = pool.getMetadata().getName();
-        run("pool/" + name, done, () -> {
+        run("pool/" + name, planAgain, () -> {
             client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1")).withName(name)
                     .edit(p -> {
                         @SuppressWarnings("unchecked")
@@ -263,8 +271,14 @@ public final class LeverActuator {
         LOG.atInfo().addKeyValue("node", node).log("gate pod removed: the node's drain may finish");
     }
 
-    private void run(String key, Runnable done, Callable<Void> write) {
+    /**
+     * One write per object at a time. A write asked for while another is in flight is skipped,
+     * but not lost: when the one in flight ends, the caller is asked to plan again from the
+     * object as then known (nothing else may come to heal it before the informer's resync).
+     */
+    private void run(String key, Runnable planAgain, Callable<Void> write) {
         if (!inFlight.add(key)) {
+            skipped.put(key, planAgain);
             return;
         }
         Future<Void> result = worker.executeBlocking(write, false);
@@ -275,7 +289,10 @@ public final class LeverActuator {
                 boolean conflict = e instanceof KubernetesClientException k && k.getCode() == 409;
                 LOG.atDebug().addKeyValue("object", key).log("write {}; planning again", conflict ? "lost a race" : "failed", e);
             }
-            done.run();
+            Runnable again = skipped.remove(key);
+            if (again != null) {
+                again.run();
+            }
         });
     }
 

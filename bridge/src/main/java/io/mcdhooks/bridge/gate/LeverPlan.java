@@ -29,10 +29,6 @@ import io.mcdhooks.schemas.Stage;
  *     the node keeps counting against maxUnavailable and a failed node halts the pool. It is
  *     wanted from the request on even if the gate has not been opened yet (its request may still
  *     be on its way): the MCD reports Done right after the uncordon.
- * <li><b>pool pause in the uncordon window</b>: from the MCD's uncordon request until the node is
- *     Done and cordoned again by the gatekeeper. The drain controller's uncordon, the MCD's Done
- *     and the MCC's next pick are three writes in a row; the pause is one, so the MCC does not
- *     count a held node as available and start another one while the re-cordon is on its way.
  * </ul>
  */
 public final class LeverPlan {
@@ -43,13 +39,8 @@ public final class LeverPlan {
     private LeverPlan() {
     }
 
-    /**
-     * What the gatekeeper wants of a node.
-     *
-     * @param holdPool the pool must not pick another node now: this one is in its uncordon window
-     */
-    public record NodeLevers(boolean gatePod, boolean postUpdateTaint, boolean cordon, boolean holdPool,
-                             String postUpdateGate) {
+    /** What the gatekeeper wants of a node. */
+    public record NodeLevers(boolean gatePod, boolean postUpdateTaint, boolean cordon, String postUpdateGate) {
     }
 
     public static NodeLevers node(String cluster, PoolView pool, NodeView node, Collection<HookSpec> hooks,
@@ -74,21 +65,19 @@ public final class LeverPlan {
         boolean inFlight = node.updating() || !McoApi.STATE_DONE.equals(node.state());
         boolean cordon = postHooks && !released(post)
                 && (uncordonRequested && inFlight || postOpen && (uncordonRequested || node.done()));
-        boolean holdPool = cordon && (inFlight || !node.unschedulable());
-        return new NodeLevers(gatePod, taint, cordon, holdPool, postId);
+        return new NodeLevers(gatePod, taint, cordon, postId);
     }
 
     /**
      * Whether the pool should be paused; {@code null} when the gatekeeper has no say over it (no
-     * pool-pre-update or pre-update hook, no failed post-update gate asking for a pause, and no
-     * node in its uncordon window).
+     * pool-pre-update or pre-update hook, and no failed post-update gate asking for a pause).
      *
      * @param gatePodReady whether a node's gate pod and its budget exist
      */
     public static Boolean poolPaused(String cluster, PoolView pool, List<NodeView> nodes, Collection<HookSpec> hooks,
                                      Function<String, Gate> gates, Predicate<String> gatePodReady) {
         for (NodeView node : nodes) {
-            if (holdsPoolPaused(cluster, node, gates) || node(cluster, pool, node, hooks, gates).holdPool()) {
+            if (holdsPoolPaused(cluster, node, gates)) {
                 return true;
             }
         }

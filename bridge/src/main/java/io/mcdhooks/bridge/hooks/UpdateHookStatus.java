@@ -10,7 +10,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class UpdateHookStatus {
 
-    @JsonPropertyDescription("Gates that are open and wait on this hook.")
+    @JsonPropertyDescription("Gates that are open and wait on this hook, the first 100 by id.")
     private List<String> openGates = new ArrayList<>();
 
     @JsonPropertyDescription("This hook's latest verdicts, newest first (at most ten).")

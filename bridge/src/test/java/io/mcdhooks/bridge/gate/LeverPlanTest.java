@@ -29,19 +29,17 @@ class LeverPlanTest {
             Map.of(), Map.of(), null, Map.of());
 
     @Test
-    void fromTheUncordonRequestTheNodeStaysCordonedAndThePoolPicksNoOtherNodeEvenBeforeTheGateOpens() {
+    void fromTheUncordonRequestTheNodeStaysCordonedEvenBeforeTheGateOpens() {
         // The MCD asked for the uncordon; the gate request is still on its way (no gate yet)
         NodeView requested = node(Map.of(McoApi.DESIRED_DRAIN, "uncordon-" + TARGET), true, McoApi.STATE_WORKING, OLD);
 
         LeverPlan.NodeLevers levers = LeverPlan.node("c1", POOL, requested, POST_HOOK, noGates());
 
         assertThat(levers.cordon()).isTrue();
-        assertThat(levers.holdPool()).isTrue();
-        assertThat(LeverPlan.poolPaused("c1", POOL, List.of(requested), POST_HOOK, noGates(), n -> true)).isTrue();
     }
 
     @Test
-    void theDrainControllersUncordonAndTheMcdsDoneKeepThePoolHeldUntilTheNodeIsCordonedAgain() {
+    void afterTheDrainControllersUncordonAndTheMcdsDoneTheNodeIsCordonedAgain() {
         Gate open = GateMachine.open(request(Stage.POST_UPDATE, 1), POST_HOOK, T0).gate();
         Function<String, Gate> gates = id -> id.equals(open.id()) ? open : null;
         NodeView doneUncordoned = node(Map.of(McoApi.DESIRED_DRAIN, "uncordon-" + TARGET), false, McoApi.STATE_DONE,
@@ -50,14 +48,11 @@ class LeverPlanTest {
                 TARGET);
 
         assertThat(LeverPlan.node("c1", POOL, doneUncordoned, POST_HOOK, gates).cordon()).isTrue();
-        assertThat(LeverPlan.poolPaused("c1", POOL, List.of(doneUncordoned), POST_HOOK, gates, n -> true)).isTrue();
-        // Cordoned again: it counts as unavailable, and the pool may go on (the gatekeeper has no other say)
         assertThat(LeverPlan.node("c1", POOL, doneCordoned, POST_HOOK, gates).cordon()).isTrue();
-        assertThat(LeverPlan.poolPaused("c1", POOL, List.of(doneCordoned), POST_HOOK, gates, n -> true)).isNull();
     }
 
     @Test
-    void aReleasedGateWantsNeitherCordonNorPause() {
+    void aReleasedGateWantsNoCordon() {
         GateRequest post = request(Stage.POST_UPDATE, 1);
         Gate released = GateMachine.onVerdict(GateMachine.open(post, POST_HOOK, T0).gate(),
                 Gates.verdict(post, "selfcheck", Outcome.PASS, T0.plusSeconds(1)), T0.plusSeconds(1)).gate();
@@ -68,7 +63,6 @@ class LeverPlanTest {
                 id -> id.equals(released.id()) ? released : null);
 
         assertThat(levers.cordon()).isFalse();
-        assertThat(levers.holdPool()).isFalse();
     }
 
     @Test
@@ -78,16 +72,13 @@ class LeverPlanTest {
         LeverPlan.NodeLevers levers = LeverPlan.node("c1", POOL, finished, POST_HOOK, noGates());
 
         assertThat(levers.cordon()).isFalse();
-        assertThat(levers.holdPool()).isFalse();
-        assertThat(LeverPlan.poolPaused("c1", POOL, List.of(finished), POST_HOOK, noGates(), n -> true)).isNull();
     }
 
     @Test
-    void withoutPostUpdateHooksTheUncordonWindowIsTheMcosAlone() {
+    void withoutPostUpdateHooksTheUncordonIsTheMcosAlone() {
         NodeView requested = node(Map.of(McoApi.DESIRED_DRAIN, "uncordon-" + TARGET), true, McoApi.STATE_WORKING, OLD);
 
-        assertThat(LeverPlan.node("c1", POOL, requested, List.of(), noGates()).holdPool()).isFalse();
-        assertThat(LeverPlan.poolPaused("c1", POOL, List.of(requested), List.of(), noGates(), n -> true)).isNull();
+        assertThat(LeverPlan.node("c1", POOL, requested, List.of(), noGates()).cordon()).isFalse();
     }
 
     private static Function<String, Gate> noGates() {

@@ -150,6 +150,9 @@ class DocumentedBlocksTest {
                         assertThat(request.release()).isTrue();
                         assertThat(request.by()).isEqualTo("alice");
                     }),
+            benchmarkCommand("README.md"),
+            benchmarkCommand("docs/benchmarks.md", "mvn -B -q -pl sandbox/benchmarks -am -DskipTests -Pbenchmark verify\n"),
+            benchmarkCommand("docs/benchmarks.md", "mvn -B -q -pl sandbox/benchmarks -am -DskipTests -Pbenchmark verify \\"),
             new Claim("docs/wire-contract.md", "mcdhooks-verdict-v1", "the payload VerdictSignatures signs", b -> {
                 Instant at = Instant.parse("2026-11-30T10:15:30Z");
                 Verdict verdict = new Verdict("prod-1", "prod-1/pre-update/worker-3/rendered-worker-2f", 2, "kmod-check",
@@ -211,6 +214,25 @@ class DocumentedBlocksTest {
         var other = KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPublic();
         assertThat(VerdictSignatures.verify(verdict, jws, Map.of("2026-11", other)))
                 .isEqualTo(VerdictSignatures.Check.BAD_SIGNATURE);
+    }
+
+    private static Claim benchmarkCommand(String file) {
+        return benchmarkCommand(file, "mvn -B -q -pl sandbox/benchmarks");
+    }
+
+    /**
+     * The full benchmark takes minutes and wants a quiet machine, so CI does not run it as written:
+     * BenchmarksSmokeIT runs the same main at toy sizes. Here: the profile and every flag exist.
+     */
+    private static Claim benchmarkCommand(String file, String start) {
+        return new Claim(file, start, "the profile and flags exist; BenchmarksSmokeIT runs the same main", b -> {
+            assertThat(read("sandbox/benchmarks/pom.xml")).contains("<id>benchmark</id>");
+            assertThat(REPO.resolve("sandbox/benchmarks/src/test/java/io/mcdhooks/sandbox/bench/BenchmarksSmokeIT.java"))
+                    .isRegularFile();
+            String main = read("sandbox/benchmarks/src/main/java/io/mcdhooks/sandbox/bench/BenchMain.java");
+            Pattern.compile("(--[a-z][a-z-]*)=").matcher(b.text()).results().map(m -> m.group(1))
+                    .forEach(flag -> assertThat(main).as("BenchMain declares %s", flag).contains("\"" + flag));
+        });
     }
 
     private static Claim runBy(String file, String start, String test) {

@@ -1,0 +1,128 @@
+package io.mcdhooks.bridge.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.mcdhooks.bridge.hooks.UpdateHook;
+import io.mcdhooks.bridge.hooks.UpdateHookSpec;
+import io.mcdhooks.bridge.hooks.UpdateHookStatus;
+import io.mcdhooks.bridge.mco.NodeView;
+import io.mcdhooks.bridge.mco.Views;
+import io.mcdhooks.bridge.metrics.BridgeMetrics;
+import io.mcdhooks.sandbox.mco.InMemoryCluster;
+import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.vertx.core.Vertx;
+
+/** The service's reaction to UpdateHooks on the in-memory API server: what makes it plan every node again. */
+class GatekeeperServiceIT {
+
+    private InMemoryCluster cluster;
+    private KubernetesClient client;
+    private Vertx vertx;
+    private final AtomicInteger scans = new AtomicInteger();
+    private final List<Node> nodes = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() {
+        cluster = InMemoryCluster.start();
+        client = cluster.client();
+        vertx = Vertx.vertx();
+        for (int i = 0; i < 100; i++) {
+            nodes.add(new NodeBuilder().withNewMetadata().withName("worker-" + i).endMetadata().withNewSpec().endSpec()
+                    .build());
+        }
+    }
+
+    @AfterEach
+    void tearDown() {
+        vertx.close().await();
+        cluster.close();
+    }
+
+    @Test
+    void aHookStatusWriteDoesNotPlanEveryNodeAgainButASpecChangeDoes() {
+        // Given a gatekeeper watching UpdateHooks, and a hook it has planned every node for
+        GatekeeperService service = service();
+        service.startWatching().await();
+        client.resources(UpdateHook.class).resource(hook(600)).create();
+        await().atMost(Duration.ofSeconds(30)).until(() -> scans.get() > 0);
+        int perPlan = scans.get();
+
+        // When the hook's status is written (as the gatekeeper does every few seconds), then its spec changes
+        client.resources(UpdateHook.class).withName("check").editStatus(h -> {
+            UpdateHookStatus status = new UpdateHookStatus();
+            status.setOpenGates(List.of("test/post-update/worker-1/rendered-worker-new"));
+            h.setStatus(status);
+            return h;
+        });
+        client.resources(UpdateHook.class).withName("check").edit(h -> {
+            h.getSpec().setTimeoutSeconds(900);
+            return h;
+        });
+
+        // Then only the spec change planned every node again (events arrive in order: the status first)
+        await().atMost(Duration.ofSeconds(30)).until(() -> scans.get() >= 2 * perPlan);
+        assertThat(scans.get()).isEqualTo(2 * perPlan);
+    }
+
+    private static UpdateHook hook(int timeoutSeconds) {
+        UpdateHook hook = new UpdateHook();
+        hook.getMetadata().setName("check");
+        UpdateHookSpec spec = new UpdateHookSpec();
+        spec.setStages(List.of(UpdateHookSpec.StageName.POST_UPDATE));
+        spec.setPools(List.of("worker"));
+        spec.setTimeoutSeconds(timeoutSeconds);
+        hook.setSpec(spec);
+        return hook;
+    }
+
+    private GatekeeperService service() {
+        GatekeeperService.Cluster caches = new GatekeeperService.Cluster() {
+            @Override
+            public Node node(String name) {
+                return null;
+            }
+
+            @Override
+            public List<Node> nodes() {
+                scans.incrementAndGet();
+                return nodes;
+            }
+
+            @Override
+            public GenericKubernetesResource pool(String name) {
+                return null;
+            }
+
+            @Override
+            public NodeView view(Node node) {
+                return Views.node(node, null);
+            }
+
+            @Override
+            public String poolOf(NodeView node) {
+                return "worker";
+            }
+        };
+        GatekeeperService.Settings settings = new GatekeeperService.Settings("test",
+                KafkaSettings.of(Map.of("bootstrap.servers", "127.0.0.1:9")), "requests", "verdicts", "dead-letter",
+                "mcdhooks", "pause", Duration.ofSeconds(1), Duration.ofSeconds(10), 10);
+        return new GatekeeperService(vertx, vertx.getOrCreateContext(), cluster.newClient(), settings, caches, null,
+                BridgeMetrics.create(), Clock.systemUTC());
+    }
+}

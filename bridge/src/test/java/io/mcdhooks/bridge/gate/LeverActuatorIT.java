@@ -1,0 +1,78 @@
+package io.mcdhooks.bridge.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.mcdhooks.sandbox.mco.InMemoryCluster;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+
+/** One write per object at a time, and what becomes of a write asked for meanwhile. */
+class LeverActuatorIT {
+
+    private static final LeverPlan.NodeLevers TAINT = new LeverPlan.NodeLevers(false, true, false, null);
+
+    private InMemoryCluster cluster;
+    private KubernetesClient client;
+    private Vertx vertx;
+    private LeverActuator levers;
+    private Context context;
+    private Node node;
+    private final AtomicInteger planAgain = new AtomicInteger();
+
+    @BeforeEach
+    void setUp() {
+        cluster = InMemoryCluster.start();
+        client = cluster.client();
+        vertx = Vertx.vertx();
+        context = vertx.getOrCreateContext();
+        levers = new LeverActuator(vertx, client, "mcdhooks", "pause");
+        node = client.nodes().resource(new NodeBuilder().withNewMetadata().withName("worker-0").endMetadata()
+                .withNewSpec().endSpec().build()).create();
+    }
+
+    @AfterEach
+    void tearDown() {
+        vertx.close().await();
+        cluster.close();
+    }
+
+    @Test
+    void aWriteSkippedWhileAnotherIsInFlightAsksToPlanAgainOnceThatOneEnds() {
+        // When a node's levers are applied twice before the first write can end
+        context.runOnContext(v -> {
+            levers.applyNode(node, TAINT, planAgain::incrementAndGet);
+            levers.applyNode(node, TAINT, planAgain::incrementAndGet);
+        });
+
+        // Then the node is written once, and the caller is asked to plan again once
+        await().atMost(Duration.ofSeconds(30)).until(() -> planAgain.get() == 1);
+        assertThat(tainted()).isTrue();
+    }
+
+    @Test
+    void aWriteNobodyWaitedOnAsksForNothing() {
+        // When a node's levers are applied once
+        context.runOnContext(v -> levers.applyNode(node, TAINT, planAgain::incrementAndGet));
+
+        // Then the write lands and nothing is planned again
+        await().atMost(Duration.ofSeconds(30)).until(this::tainted);
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> planAgain.get() == 0);
+    }
+
+    private boolean tainted() {
+        Node now = client.nodes().withName("worker-0").get();
+        return now.getSpec().getTaints() != null && now.getSpec().getTaints().stream()
+                .anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
+    }
+}

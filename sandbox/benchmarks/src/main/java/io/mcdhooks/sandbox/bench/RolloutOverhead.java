@@ -1,0 +1,86 @@
+package io.mcdhooks.sandbox.bench;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.mcdhooks.bridge.hooks.UpdateHookSpec;
+import io.mcdhooks.sandbox.mco.InMemoryCluster;
+import io.mcdhooks.sandbox.mco.MachineConfigs;
+import io.mcdhooks.sandbox.mco.MaxUnavailable;
+import io.mcdhooks.sandbox.mco.Mco;
+import io.mcdhooks.sandbox.mco.McoSimulator;
+import io.mcdhooks.sandbox.mco.SimulatorConfig;
+import io.mcdhooks.sandbox.mco.Topology;
+
+/**
+ * Row 6: the same simulated rollout (a kernel change, {@code maxUnavailable=10%}, the simulated
+ * MCO at {@value #DEFAULT_TIME_SCALE}× by default) on a stock cluster, then with the bridge, its
+ * gatekeeper and {@code hooks} pre- and post-update hooks that pass at once. Time = MachineConfig
+ * applied → the pool's status counts every worker updated.
+ */
+final class RolloutOverhead {
+
+    /**
+     * Simulated seconds per real second. At the simulator's default 1000× the MCD gives up a
+     * drain after 3.6 s of wall time, less than 20 hooks' verdicts and the gate pod's removal can
+     * take on a loaded 2-core machine, and degrades the node; at 100× it waits 36 s, and the
+     * rollout's wall time is still bound by the API server, not by the scale.
+     */
+    static final double DEFAULT_TIME_SCALE = 100;
+
+    record Result(double stockSeconds, double hookedSeconds) {
+        double overheadPercent() {
+            return (hookedSeconds / stockSeconds - 1) * 100;
+        }
+    }
+
+    private RolloutOverhead() {
+    }
+
+    static Result measure(String bootstrap, int workers, int hooks, double timeScale) {
+        double stock = rollout(bootstrap, workers, 0, timeScale);
+        double hooked = rollout(bootstrap, workers, hooks, timeScale);
+        return new Result(stock, hooked);
+    }
+
+    static double rollout(String bootstrap, int workers, int hooks, double timeScale) {
+        try (InMemoryCluster cluster = InMemoryCluster.start()) {
+            KubernetesClient client = cluster.client();
+            Topology.builder().masters(3).workers(workers)
+                    .maxUnavailable(BenchBridge.POOL, MaxUnavailable.percent(10))
+                    .workloadPodsPerNode(1).daemonSetPodsPerNode(1).build().apply(client);
+            List<String> names = BenchBridge.hookNames(hooks);
+            if (hooks > 0) {
+                BenchBridge.prepare(client, names, List.of(UpdateHookSpec.StageName.PRE_UPDATE,
+                        UpdateHookSpec.StageName.POST_UPDATE));
+            }
+            try (McoSimulator mco = McoSimulator.start(client, SimulatorConfig.defaults().withTimeScale(timeScale));
+                 BenchBridge bridge = hooks > 0 ? BenchBridge.start(bootstrap, cluster.newClient()) : null;
+                 InstantHooks answering = hooks > 0 ? new InstantHooks(bootstrap, names,
+                         bridge.config().gateRequestsTopic(), bridge.config().verdictsTopic()) : null) {
+                if (hooks > 0) {
+                    BenchBridge.waitFor(Duration.ofMinutes(3), "the gatekeeper to pause the pool",
+                            () -> BenchBridge.poolPaused(client));
+                }
+                String before = target(client);
+                long start = System.nanoTime();
+                mco.applyMachineConfig(MachineConfigs.kernelType("99-worker-realtime", BenchBridge.POOL, "realtime"));
+                BenchBridge.waitFor(Duration.ofMinutes(2), "a new target config", () -> !before.equals(target(client)));
+                String target = target(client);
+                BenchBridge.waitFor(Duration.ofMinutes(30), "every worker updated", () -> {
+                    GenericKubernetesResource pool = Mco.pools(client).withName(BenchBridge.POOL).get();
+                    Object updated = pool.get("status", "updatedMachineCount");
+                    return target.equals(pool.get("status", "configuration", "name"))
+                            && updated instanceof Number n && n.intValue() == workers;
+                });
+                return (System.nanoTime() - start) / 1e9;
+            }
+        }
+    }
+
+    private static String target(KubernetesClient client) {
+        return (String) Mco.pools(client).withName(BenchBridge.POOL).get().get("spec", "configuration", "name");
+    }
+}
