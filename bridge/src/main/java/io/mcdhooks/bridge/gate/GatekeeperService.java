@@ -107,6 +107,8 @@ public final class GatekeeperService {
     private long statusTimer = -1;
     private final Map<String, io.mcdhooks.bridge.hooks.UpdateHookStatus> writtenStatus = new HashMap<>();
     private final Map<String, String> invalidWritten = new HashMap<>();
+    /** The last decision of each open gate an Event was recorded for, as "DECISION/released". */
+    private final Map<String, String> evented = new HashMap<>();
     /** Pools whose pause is to be planned once the events queued now are handled. */
     private final Set<String> poolsToPlan = new java.util.LinkedHashSet<>();
     private long deadLettered;
@@ -449,11 +451,20 @@ public final class GatekeeperService {
                 decision.decidedAt().toString()), decision.decidedAt()));
         LOG.atInfo().addKeyValue("gate", decision.gateId()).addKeyValue("decision", decision.decision())
                 .log(decision.summary());
-        vertx.executeBlocking(() -> {
-            GateEvents.record(client, decision);
-            return null;
-        }, false).onFailure(e -> LOG.atWarn().addKeyValue("gate", decision.gateId())
-                .log("could not record the Kubernetes Event: {}", e.getMessage()));
+        // An Event when what the gate is changes (opened, blocked, released...), not for every
+        // verdict that only moves a hook's state: with 20 hooks that would be 20 Events a gate.
+        String kind = decision.decision() + "/" + decision.released();
+        boolean changed = !kind.equals(evented.put(decision.gateId(), kind));
+        if (decision.released()) {
+            evented.remove(decision.gateId());
+        }
+        if (changed) {
+            vertx.executeBlocking(() -> {
+                GateEvents.record(client, decision);
+                return null;
+            }, false).onFailure(e -> LOG.atWarn().addKeyValue("gate", decision.gateId())
+                    .log("could not record the Kubernetes Event: {}", e.getMessage()));
+        }
         if (decision.node() != null) {
             Node node = cluster.node(decision.node());
             if (node != null) {
