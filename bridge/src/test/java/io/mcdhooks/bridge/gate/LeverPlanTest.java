@@ -1,0 +1,76 @@
+package io.mcdhooks.bridge.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.bridge.mco.NodeView;
+import io.mcdhooks.bridge.mco.PoolView;
+import io.mcdhooks.schemas.GateId;
+import io.mcdhooks.schemas.Stage;
+
+/** The pool pause a pool with only post-update hooks gets during a rollout. */
+class LeverPlanTest {
+
+    private static final String OLD = "rendered-worker-1111";
+    private static final String NEW = Gates.TARGET;
+    private static final List<HookSpec> POST_ONLY = List.of(Gates.hook("node-check", Stage.POST_UPDATE));
+    private final Map<String, Gate> gates = new HashMap<>();
+
+    @Test
+    void keepsThePoolPausedWhileAnAssignedNodeHasNotHadItsPostUpdateGateReleased() {
+        // worker-0 has been assigned the target and updates; its post-update gate is not open yet
+        assertThat(paused(node("worker-0", OLD, NEW, "Working"), node("worker-1", OLD, OLD, "Done"))).isTrue();
+
+        // worker-0 is done and uncordoned by the MCD, its gate still waits: the MCC must not move on
+        gates.put(postGate("worker-0"), gate(false));
+        assertThat(paused(node("worker-0", NEW, NEW, "Done"), node("worker-1", OLD, OLD, "Done"))).isTrue();
+    }
+
+    @Test
+    void hasNoSayOnceTheAssignedNodesAreReleased() {
+        gates.put(postGate("worker-0"), gate(true));
+        assertThat(paused(node("worker-0", NEW, NEW, "Done"), node("worker-1", OLD, OLD, "Done"))).isNull();
+    }
+
+    @Test
+    void keepsThePoolPausedForANodeThatFinishedWhileNoGatekeeperRan() {
+        // its post-update gate is yet to be requested (late) by the restarted bridge
+        assertThat(paused(node("worker-0", NEW, NEW, "Done"), node("worker-1", OLD, OLD, "Done"))).isTrue();
+    }
+
+    @Test
+    void doesNotHoldAPoolAtRestForFinishedNodesWhoseGatesAreNoLongerKnown() {
+        // after a restart whose read-back no longer reaches the gates of an old rollout
+        assertThat(paused(NEW, node("worker-0", NEW, NEW, "Done"), node("worker-1", NEW, NEW, "Done"))).isNull();
+    }
+
+    private Boolean paused(NodeView... nodes) {
+        return paused(OLD, nodes);
+    }
+
+    private Boolean paused(String poolCurrent, NodeView... nodes) {
+        PoolView pool = new PoolView("worker", "uid", "1", 1, NEW, poolCurrent, false, "1", 2, 0, 0, Map.of(), Map.of(),
+                null, Map.of());
+        return LeverPlan.poolPaused("c1", pool, List.of(nodes), POST_ONLY, gates::get, n -> true);
+    }
+
+    private static String postGate(String node) {
+        return GateId.of("c1", Stage.POST_UPDATE, node, NEW);
+    }
+
+    private static Gate gate(boolean released) {
+        return new Gate(Gates.request(Stage.POST_UPDATE, 1), Gates.T0, Map.of(), null, released, null);
+    }
+
+    private static NodeView node(String name, String current, String desired, String state) {
+        return new NodeView(name, name, "1", Map.of("node-role.kubernetes.io/worker", ""), Map.of(
+                McoApi.CURRENT_CONFIG, current, McoApi.DESIRED_CONFIG, desired, McoApi.STATE, state),
+                false, true, null);
+    }
+}
