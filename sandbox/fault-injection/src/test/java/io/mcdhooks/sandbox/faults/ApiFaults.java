@@ -1,9 +1,12 @@
 package io.mcdhooks.sandbox.faults;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -27,7 +30,10 @@ final class ApiFaults implements RequestInterceptor {
     private final double slow;
     private final Duration slowest;
     private volatile boolean active;
+    private volatile String leaseBlockedFor;
+    private volatile long leaseBlockedUntil;
     private final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
+    private final List<History.Write> writes = new CopyOnWriteArrayList<>();
 
     ApiFaults(long seed, double conflicts, double errors, double slow, Duration slowest) {
         this.random = new Random(seed);
@@ -41,11 +47,22 @@ final class ApiFaults implements RequestInterceptor {
         active = on;
     }
 
+    /** Refuses {@code identity}'s lease renewals with 503 for {@code duration}: it loses the lease while alive. */
+    void blockLease(String identity, Duration duration) {
+        leaseBlockedUntil = System.nanoTime() + duration.toNanos();
+        leaseBlockedFor = identity;
+    }
+
     /** Injected faults by kind: {@code api-409}, {@code api-5xx}, {@code api-slow}; and {@code api-writes} seen. */
     Map<String, Long> counts() {
         Map<String, Long> copy = new java.util.TreeMap<>();
         counts.forEach((k, v) -> copy.put(k, v.get()));
         return copy;
+    }
+
+    /** Every write of a bridge replica (not to its Lease) that was served, faults on or off. */
+    List<History.Write> writes() {
+        return List.copyOf(writes);
     }
 
     @Override
@@ -54,10 +71,16 @@ final class ApiFaults implements RequestInterceptor {
         boolean write = "PATCH".equals(method) || "PUT".equals(method) || "POST".equals(method)
                 || "DELETE".equals(method);
         String agent = request.getHeader("User-Agent");
-        if (!active || !write || agent == null || !agent.startsWith(BRIDGE_USER_AGENT)
-                || request.getPath().contains("/leases/")) {
-            // The lease is left alone: losing it makes the bridge exit, which the kill faults cover.
-            return proceed.get();
+        String blocked = leaseBlockedFor;
+        if (blocked != null && write && request.getPath().contains("/leases/") && agent != null
+                && agent.equals(BRIDGE_USER_AGENT + "/" + blocked) && System.nanoTime() < leaseBlockedUntil) {
+            count("api-lease-503");
+            return status(503, "ServiceUnavailable", "injected fault");
+        }
+        boolean bridge = agent != null && agent.startsWith(BRIDGE_USER_AGENT + "/");
+        if (!active || !write || !bridge || request.getPath().contains("/leases")) {
+            // The lease is faulted only on purpose (blockLease): losing it makes the bridge exit.
+            return served(request, bridge && write, agent, proceed);
         }
         count("api-writes");
         double dice;
@@ -76,10 +99,21 @@ final class ApiFaults implements RequestInterceptor {
             return status(unavailable ? 503 : 500, unavailable ? "ServiceUnavailable" : "InternalError",
                     "injected fault");
         }
-        MockResponse response = proceed.get();
+        MockResponse response = served(request, true, agent, proceed);
         if (dice < conflicts + errors + slow) {
             count("api-slow");
             response.setBodyDelay(Duration.ofMillis(delay));
+        }
+        return response;
+    }
+
+    private MockResponse served(RecordedRequest request, boolean bridgeWrite, String agent,
+                                Supplier<MockResponse> proceed) {
+        Instant at = Instant.now();
+        MockResponse response = proceed.get();
+        if (bridgeWrite && !request.getPath().contains("/leases") && response.code() < 400) {
+            writes.add(new History.Write(at, agent.substring(BRIDGE_USER_AGENT.length() + 1), request.getMethod(),
+                    request.getPath()));
         }
         return response;
     }

@@ -15,13 +15,14 @@ import java.util.concurrent.TimeUnit;
  */
 final class ChildJvm {
 
-    private final String name;
+    private volatile String name;
     private final String mainClass;
     private final Map<String, String> env;
     private final List<String> jvmOptions;
     private final Path log;
     private Process process;
     private int starts;
+    private long logOffsetAtStart;
     /** While true the supervisor leaves the process down (an outage being injected). */
     private volatile boolean heldDown;
 
@@ -37,6 +38,11 @@ final class ChildJvm {
         return name;
     }
 
+    /** The next start runs as a new instance (a replacement pod): {@code {name}} in env and options becomes this. */
+    void rename(String newName) {
+        name = newName;
+    }
+
     synchronized void start() {
         if (isAlive()) {
             return;
@@ -45,12 +51,13 @@ final class ChildJvm {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
                 "-XX:-UsePerfData", "-Djava.awt.headless=true"));
-        command.addAll(jvmOptions);
+        jvmOptions.forEach(o -> command.add(o.replace("{name}", name)));
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ChildMain.class.getName(), mainClass));
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        builder.environment().putAll(env);
+        env.forEach((k, v) -> builder.environment().put(k, v.replace("{name}", name)));
+        logOffsetAtStart = log.toFile().length();
         try {
             process = builder.start();
         } catch (IOException e) {
@@ -96,6 +103,18 @@ final class ChildJvm {
 
     Path log() {
         return log;
+    }
+
+    /** Whether the current (or last) process wrote {@code text} to its log. */
+    synchronized boolean loggedSinceStart(String text) {
+        try (var file = new java.io.RandomAccessFile(log.toFile(), "r")) {
+            file.seek(Math.min(logOffsetAtStart, file.length()));
+            byte[] rest = new byte[(int) (file.length() - file.getFilePointer())];
+            file.readFully(rest);
+            return new String(rest, java.nio.charset.StandardCharsets.UTF_8).contains(text);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     synchronized void close() {

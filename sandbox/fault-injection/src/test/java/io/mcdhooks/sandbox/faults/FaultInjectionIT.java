@@ -70,7 +70,8 @@ class FaultInjectionIT {
         int runs = LONG ? 2 : 1;
         for (int i = 0; i < runs; i++) {
             Map<Fault, Integer> faults = new EnumMap<>(Fault.class);
-            faults.put(Fault.LEADER_KILL, LONG ? 4 : 2);
+            faults.put(Fault.LEADER_KILL, LONG ? 3 : 1);
+            faults.put(Fault.LEASE_LOSS, LONG ? 3 : 1);
             check(new FaultRun(broker, new Spec("replicas", baseSeed + 100 + i, 6, 2, 2, faults, false), logRoot())
                     .run());
         }
@@ -84,8 +85,7 @@ class FaultInjectionIT {
                 result.injected(), result.duration().toSeconds(), result.violations());
         assertThat(result.violations())
                 .as("run %s seed %d (replay with -Dfaults.seed=%d); logs in %s", result.spec().name(),
-                        result.spec().seed(), result.spec().name().equals("replicas") ? baseSeed : baseSeed,
-                        result.logs())
+                        result.spec().seed(), baseSeed, result.logs())
                 .isEmpty();
     }
 

@@ -73,6 +73,8 @@ final class FaultRun {
     private static final String EXEC_HOOK = "exec-check";
     private static final String SILENT_HOOK = "silent";
     private static final double TIME_SCALE = 100;
+    /** What the bridge logs once it has read back, started its informers and acts. */
+    private static final String BRIDGE_UP = "bridge watching cluster";
 
     /** What to inject. */
     enum Fault {
@@ -84,12 +86,20 @@ final class FaultRun {
         BROKER_RESTART,
         /** SIGKILL the hook runner (its checks take a second) and start it again within a second. */
         RUNNER_KILL,
-        /** With two replicas: SIGKILL the lease holder and keep it down 0–20 s, so the standby may take over. */
-        LEADER_KILL
+        /**
+         * With two replicas: SIGKILL the lease holder and start a replacement with a new identity at
+         * once; after the lease expires the standby and the replacement race for it.
+         */
+        LEADER_KILL,
+        /**
+         * With two replicas: the lease holder's renewals fail for 20 s while it runs: it must stop
+         * acting (it exits) before anyone else may take the lease; it comes back as a standby.
+         */
+        LEASE_LOSS
     }
 
     /**
-     * @param faults    faults to inject, in a seeded random order, one every 0.5–3 s
+     * @param faults    faults to inject, in a seeded random order, one every 0.5–6 s
      * @param apiFaults whether the bridge's API writes meet conflicts, errors and slow answers meanwhile
      */
     record Spec(String name, long seed, int workers, int maxUnavailable, int replicas, Map<Fault, Integer> faults,
@@ -105,7 +115,8 @@ final class FaultRun {
     private final Path dir;
     private final Random random;
     private final Map<String, Long> injected = new TreeMap<>();
-    private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, r -> {
+    private final ApiFaults api;
+    private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(4, r -> {
         Thread t = new Thread(r, "faults");
         t.setDaemon(true);
         return t;
@@ -115,6 +126,7 @@ final class FaultRun {
         this.broker = broker;
         this.spec = spec;
         this.random = new Random(spec.seed());
+        this.api = new ApiFaults(spec.seed(), 0.20, 0.10, 0.20, Duration.ofMillis(800));
         this.dir = logRoot.resolve(spec.name() + "-" + spec.seed());
         try {
             Files.createDirectories(dir);
@@ -134,7 +146,6 @@ final class FaultRun {
         ChaosHook chaos = null;
         Recorder recorder = null;
         McoSimulator mco = null;
-        ApiFaults api = new ApiFaults(spec.seed(), 0.10, 0.05, 0.10, Duration.ofMillis(800));
         try (InMemoryCluster cluster = InMemoryCluster.start()) {
             KubernetesClient client = cluster.client();
             clusterUrl = cluster.url();
@@ -149,7 +160,7 @@ final class FaultRun {
             List<HookPolicy> policies = registerHooks(client);
             List<TopicPartition> partitions = createTopics(List.of("lifecycle-" + suffix, requests, verdicts, decisions,
                     "dead-letter-" + suffix), List.of(requests, verdicts, decisions));
-            recorder = new Recorder(cluster.newClient(), broker.bootstrapServers(), partitions);
+            recorder = new Recorder(cluster.newClient(), NAMESPACE, broker.bootstrapServers(), partitions);
             cluster.interceptRequests(api);
             mco = McoSimulator.start(client, SimulatorConfig.defaults().withTimeScale(TIME_SCALE).withSeed(spec.seed()));
 
@@ -192,10 +203,17 @@ final class FaultRun {
             List<Produced> produced = new ArrayList<>(chaos.produced());
             produced.addAll(runnerPasses(passes));
             History history = new History(CLUSTER, POOL, spec.maxUnavailable(), target, workers, policies,
-                    recorder.nodes(), recorder.pools(), recorder.kafka(), produced, gatePods);
+                    recorder.nodes(), recorder.pools(), recorder.kafka(), produced, gatePods, recorder.leases(),
+                    api.writes());
             List<Violation> violations = new ArrayList<>(Invariants.all(history));
             if (recorder.undecodable() != null) {
                 violations.add(new Violation("undecodable-record", recorder.undecodable()));
+            }
+            if (!violations.isEmpty()) {
+                // What the recorder saw, for whoever reads the failure
+                writeLines(dir.resolve("violations.txt"), violations.stream().map(Violation::toString).toList());
+                writeLines(dir.resolve("nodes.txt"), history.nodes().stream().map(Object::toString).toList());
+                writeLines(dir.resolve("kafka.txt"), history.kafka().stream().map(Object::toString).toList());
             }
             if (!finished) {
                 LOG.warn("run {}: the rollout did not finish in time", spec.name());
@@ -241,7 +259,7 @@ final class FaultRun {
         Collections.shuffle(plan, random);
         CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
         for (Fault fault : plan) {
-            chain = chain.thenCompose(x -> after(500 + random.nextInt(2500), () -> { }))
+            chain = chain.thenCompose(x -> after(500 + random.nextInt(5500), () -> { }))
                     .thenCompose(x -> inject(fault, bridges, runner, client));
         }
         return chain;
@@ -253,15 +271,33 @@ final class FaultRun {
         switch (fault) {
             case GATEKEEPER_KILL -> {
                 ChildJvm leader = leader(bridges, client);
+                // Kills land anywhere: while starting, reading back, or acting; count the last kind.
+                if (leader.loggedSinceStart(BRIDGE_UP)) {
+                    count("gatekeeper-kill-while-acting");
+                }
                 leader.kill();
                 leader.start();
                 return CompletableFuture.completedFuture(null);
             }
-            case BRIDGE_OUTAGE, LEADER_KILL -> {
+            case LEADER_KILL -> {
+                ChildJvm leader = leader(bridges, client);
+                String killed = leader.name();
+                leader.kill();
+                leader.rename(killed + "-r");
+                leader.start();
+                return awaitNewLeader(client, killed, bridges);
+            }
+            case LEASE_LOSS -> {
+                ChildJvm leader = leader(bridges, client);
+                String lost = leader.name();
+                api.blockLease(lost, Duration.ofSeconds(20));
+                return awaitNewLeader(client, lost, bridges);
+            }
+            case BRIDGE_OUTAGE -> {
                 ChildJvm leader = leader(bridges, client);
                 leader.holdDown(true);
                 leader.kill();
-                int down = fault == Fault.BRIDGE_OUTAGE ? 2000 + random.nextInt(4000) : random.nextInt(20_000);
+                int down = 2000 + random.nextInt(4000);
                 return after(down, () -> {
                     leader.holdDown(false);
                     leader.start();
@@ -283,10 +319,25 @@ final class FaultRun {
         }
     }
 
+    /** Completes once a replica other than {@code previous} holds the lease (at most a minute). */
+    private CompletableFuture<Void> awaitNewLeader(KubernetesClient client, String previous, List<ChildJvm> bridges) {
+        return CompletableFuture.runAsync(() -> await("a new leader after " + previous).atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> {
+                    String holder = holder(client);
+                    return holder != null && !holder.equals(previous)
+                            && bridges.stream().anyMatch(b -> b.name().equals(holder));
+                }), scheduler);
+    }
+
+    private static String holder(KubernetesClient client) {
+        Lease lease = client.leases().inNamespace(NAMESPACE).withName(Leadership.LEASE).get();
+        return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
+    }
+
     /** The replica holding the lease, or the first one while nobody does. */
     private ChildJvm leader(List<ChildJvm> bridges, KubernetesClient client) {
-        Lease lease = client.leases().inNamespace(NAMESPACE).withName(Leadership.LEASE).get();
-        String holder = lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
+        String holder = holder(client);
         return bridges.stream().filter(b -> b.name().equals(holder)).findFirst().orElse(bridges.get(0));
     }
 
@@ -311,7 +362,7 @@ final class FaultRun {
 
     private ChildJvm bridge(String identity, String suffix) {
         Map<String, String> env = new HashMap<>();
-        env.put("HOSTNAME", identity);
+        env.put("HOSTNAME", "{name}");
         env.put("MCDHOOKS_CLUSTER", CLUSTER);
         env.put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
         env.put("KAFKA_RECONNECT_BACKOFF_MAX_MS", "500");
@@ -332,7 +383,7 @@ final class FaultRun {
                 "-Dkubernetes.auth.tryKubeConfig=false",
                 "-Dkubernetes.auth.tryServiceAccount=false",
                 "-Dkubernetes.namespace=" + NAMESPACE,
-                "-Dkubernetes.user.agent=" + ApiFaults.BRIDGE_USER_AGENT),
+                "-Dkubernetes.user.agent=" + ApiFaults.BRIDGE_USER_AGENT + "/{name}"),
                 dir.resolve(identity + ".log"));
     }
 
@@ -358,6 +409,14 @@ final class FaultRun {
         env.put("MCDHOOKS_RETRY_BACKOFF", "500ms");
         env.put("MCDHOOKS_RETRY_BACKOFF_MAX", "2s");
         return new ChildJvm("runner", "io.mcdhooks.hooks.runner.Main", env, List.of(), dir.resolve("runner.log"));
+    }
+
+    private static void writeLines(Path file, List<String> lines) {
+        try {
+            Files.write(file, lines);
+        } catch (IOException e) {
+            LOG.warn("cannot write {}", file, e);
+        }
     }
 
     private static List<Produced> runnerPasses(Path passes) {

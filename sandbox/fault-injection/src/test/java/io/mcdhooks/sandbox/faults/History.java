@@ -24,10 +24,20 @@ import io.mcdhooks.schemas.Stage;
  * @param kafka          records of the three topics, each partition in offset order
  * @param produced       verdicts hooks reported as produced (acknowledged by Kafka or returned by a check)
  * @param gatePodsAtEnd  gate pods that still exist when the run ends
+ * @param leases         states of the gatekeeper's Lease, in the order the API server wrote them
+ * @param writes         writes of bridge replicas the API server served, as it received them
  */
 record History(String cluster, String pool, int maxUnavailable, String targetConfig, Set<String> workers,
                List<HookPolicy> hooks, List<NodeState> nodes, List<PoolState> pools, List<KafkaEntry> kafka,
-               List<Produced> produced, Set<String> gatePodsAtEnd) {
+               List<Produced> produced, Set<String> gatePodsAtEnd, List<LeaseState> leases, List<Write> writes) {
+
+    /** The Lease as one watch event showed it; {@code renewTime} is written by its holder. */
+    record LeaseState(String holder, Instant renewTime, int durationSeconds) {
+    }
+
+    /** A write (not to the Lease) by a bridge replica that the API server served. */
+    record Write(Instant at, String identity, String method, String path) {
+    }
 
     /** One UpdateHook: which stages it gates, and whether its timeout releases ({@code failurePolicy: Ignore}). */
     record HookPolicy(String name, Set<Stage> stages, boolean enforcing, boolean ignoreOnTimeout) {

@@ -55,6 +55,26 @@ final class Invariants {
         found.addAll(noneHeldAfterRelease(h));
         found.addAll(withinMaxUnavailable(h));
         found.addAll(rolloutCompleted(h));
+        found.addAll(oneGatekeeperActs(h));
+        return found;
+    }
+
+    /**
+     * (f) Only one gatekeeper acts at a time: every write of a bridge replica the API server
+     * served falls within a lease that replica held, i.e. after one of its renewals and before
+     * that renewal plus the lease duration (after which another replica may take the lease).
+     */
+    static List<Violation> oneGatekeeperActs(History h) {
+        List<Violation> found = new ArrayList<>();
+        for (History.Write w : h.writes()) {
+            boolean held = h.leases().stream().anyMatch(l -> w.identity().equals(l.holder()) && l.renewTime() != null
+                    && !w.at().isBefore(l.renewTime())
+                    && !w.at().isAfter(l.renewTime().plusSeconds(l.durationSeconds())));
+            if (!held) {
+                found.add(new Violation("two-gatekeepers", w.identity() + " wrote " + w.method() + " " + w.path()
+                        + " at " + w.at() + " without holding the lease"));
+            }
+        }
         return found;
     }
 

@@ -37,6 +37,8 @@ class InvariantsTest {
     private final List<PoolState> pools = new ArrayList<>();
     private final List<KafkaEntry> kafka = new ArrayList<>();
     private final List<Produced> produced = new ArrayList<>();
+    private final List<History.LeaseState> leases = new ArrayList<>();
+    private final List<History.Write> writes = new ArrayList<>();
     private long rv;
     private long offset;
 
@@ -114,7 +116,7 @@ class InvariantsTest {
         goodRollout();
         node(60, "n1", true, true, false, NEW, NEW, "Done", "uncordon-" + NEW);
         History h = new History(CLUSTER, "worker", 1, NEW, Set.of("n1", "n2"), hooks(false), nodes, pools, kafka,
-                produced, Set.of("mcdhooks-gate-n1"));
+                produced, Set.of("mcdhooks-gate-n1"), List.of(), List.of());
         assertThat(Invariants.noneHeldAfterRelease(h)).hasSize(2);
     }
 
@@ -134,6 +136,22 @@ class InvariantsTest {
         node(61, "n2", true, false, false, OLD, NEW, "Working", null);
         assertThat(Invariants.rolloutCompleted(history(1))).singleElement()
                 .satisfies(v -> assertThat(v.detail()).contains("n2 ends"));
+    }
+
+    @Test
+    void catchesAReplicaThatWroteAfterItsLeaseRanOut() {
+        goodRollout();
+        // a renewed at 0 on a 15 s lease, b took over at 16 and renews
+        leases.add(new History.LeaseState("a", T0, 15));
+        leases.add(new History.LeaseState("b", T0.plusSeconds(16), 15));
+        writes.add(new History.Write(T0.plusSeconds(3), "a", "PATCH", "/api/v1/nodes/n1"));
+        writes.add(new History.Write(T0.plusSeconds(17), "b", "PATCH", "/api/v1/nodes/n1"));
+        assertThat(Invariants.oneGatekeeperActs(history(1))).isEmpty();
+
+        // When a writes again while b leads
+        writes.add(new History.Write(T0.plusSeconds(18), "a", "DELETE", "/api/v1/namespaces/m/pods/gate"));
+        assertThat(Invariants.oneGatekeeperActs(history(1))).singleElement()
+                .satisfies(v -> assertThat(v.detail()).contains("a wrote DELETE", "without holding the lease"));
     }
 
     /** Two workers, n1 then n2, each through pool, pre- and post-update gates of hook "check". */
@@ -170,7 +188,7 @@ class InvariantsTest {
 
     private History history(int maxUnavailable, boolean ignoreOnTimeout) {
         return new History(CLUSTER, "worker", maxUnavailable, NEW, Set.of("n1", "n2"), hooks(ignoreOnTimeout), nodes,
-                pools, kafka, produced, Set.of());
+                pools, kafka, produced, Set.of(), leases, writes);
     }
 
     private static List<HookPolicy> hooks(boolean ignoreOnTimeout) {

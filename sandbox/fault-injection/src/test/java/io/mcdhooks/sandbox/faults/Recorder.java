@@ -22,6 +22,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -49,13 +50,19 @@ final class Recorder implements AutoCloseable {
     private final Map<TopicPartition, Long> positions = new ConcurrentHashMap<>();
     private final SharedIndexInformer<Node> nodeInformer;
     private final SharedIndexInformer<GenericKubernetesResource> poolInformer;
+    private final SharedIndexInformer<Lease> leaseInformer;
+    private final List<History.LeaseState> leases = new CopyOnWriteArrayList<>();
     private final ExecutorService kafkaLoop = Executors.newSingleThreadExecutor(r -> new Thread(r, "recorder-kafka"));
     private final KafkaConsumer<String, byte[]> consumer;
     private final CloudEventsKafka cloudEvents = new CloudEventsKafka(new MessageCodec());
     private volatile boolean running = true;
     private volatile String undecodable;
 
-    Recorder(KubernetesClient client, String bootstrapServers, List<TopicPartition> partitions) {
+    Recorder(KubernetesClient client, String namespace, String bootstrapServers, List<TopicPartition> partitions) {
+        leaseInformer = client.leases().inNamespace(namespace).inform(handler(l -> leases.add(new History.LeaseState(
+                l.getSpec().getHolderIdentity(),
+                l.getSpec().getRenewTime() == null ? null : l.getSpec().getRenewTime().toInstant(),
+                l.getSpec().getLeaseDurationSeconds() == null ? 0 : l.getSpec().getLeaseDurationSeconds()))));
         nodeInformer = client.nodes().inform(handler(this::recordNode));
         poolInformer = client.genericKubernetesResources(Mco.POOLS).inform(handler(this::recordPool));
         consumer = new KafkaConsumer<>(Map.of(
@@ -111,6 +118,10 @@ final class Recorder implements AutoCloseable {
         return copy;
     }
 
+    List<History.LeaseState> leases() {
+        return List.copyOf(leases);
+    }
+
     List<KafkaEntry> kafka() {
         return List.copyOf(kafka);
     }
@@ -159,6 +170,7 @@ final class Recorder implements AutoCloseable {
 
     @Override
     public void close() {
+        leaseInformer.close();
         nodeInformer.close();
         poolInformer.close();
         running = false;
