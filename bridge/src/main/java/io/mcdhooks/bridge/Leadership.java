@@ -60,7 +60,8 @@ public final class Leadership {
         watchdog.scheduleAtFixedRate(() -> {
             if (leading.get() && System.nanoTime() - renewedAt.get() > renewDeadline.toNanos()) {
                 LOG.atWarn().addKeyValue("identity", identity)
-                        .log("lease not renewed within {}: stop acting before another replica may take it", renewDeadline);
+                        .log("lease not renewed within {}: stop acting before another replica may take it",
+                                renewDeadline);
                 lose.run();
             }
         }, period, period, TimeUnit.MILLISECONDS);

@@ -91,7 +91,8 @@ final class ApiFaults implements RequestInterceptor {
         }
         if (dice < conflicts) {
             count("api-409");
-            return status(409, "Conflict", "the object has been modified; please apply your changes to the latest version");
+            return status(409, "Conflict",
+                    "the object has been modified; please apply your changes to the latest version");
         }
         if (dice < conflicts + errors) {
             boolean unavailable = dice < conflicts + errors / 2;

@@ -108,7 +108,8 @@ final class ChaosHook implements AutoCloseable {
             String oldGate = GateId.of(request.cluster(), request.stage(), subject, request.currentConfig());
             send(new Verdict(request.cluster(), oldGate, request.attempt(), NAME, request.stage(),
                     request.pool().name(), request.node() == null ? null : request.node().name(),
-                    request.currentConfig(), Outcome.PASS, "StaleGate", "a PASS for an older gate", null, Instant.now()));
+                    request.currentConfig(), Outcome.PASS, "StaleGate", "a PASS for an older gate", null,
+                    Instant.now()));
         }
         send(new Verdict(request.cluster(), request.gateId(), request.attempt() + 1, NAME, request.stage(),
                 request.pool().name(), request.node() == null ? null : request.node().name(),

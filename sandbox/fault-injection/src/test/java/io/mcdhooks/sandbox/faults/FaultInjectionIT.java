@@ -55,32 +55,42 @@ class FaultInjectionIT {
     @Test
     void gatekeeperBrokerAndHooksKilledMidRolloutNeverOpenAGateEarly() {
         int runs = Integer.getInteger("faults.runs", LONG ? 5 : 1);
+        List<Result> results = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
             Map<Fault, Integer> faults = new EnumMap<>(Fault.class);
             faults.put(Fault.GATEKEEPER_KILL, LONG ? 12 : 6);
             faults.put(Fault.BRIDGE_OUTAGE, LONG ? 2 : 1);
             faults.put(Fault.BROKER_RESTART, LONG ? 2 : 1);
             faults.put(Fault.RUNNER_KILL, LONG ? 3 : 2);
-            check(new FaultRun(broker, new Spec("mixed", baseSeed + i, 8, 2, 1, faults, true), logRoot()).run());
+            results.add(record(new FaultRun(broker, new Spec("mixed", baseSeed + i, 8, 2, 1, faults, true), logRoot())
+                    .run()));
         }
+        results.forEach(FaultInjectionIT::check);
     }
 
     @Test
     void twoReplicasRacingForTheLeaseNeverActTogether() {
         int runs = LONG ? 2 : 1;
+        List<Result> results = new ArrayList<>();
         for (int i = 0; i < runs; i++) {
             Map<Fault, Integer> faults = new EnumMap<>(Fault.class);
             faults.put(Fault.LEADER_KILL, LONG ? 3 : 1);
             faults.put(Fault.LEASE_LOSS, LONG ? 3 : 1);
-            check(new FaultRun(broker, new Spec("replicas", baseSeed + 100 + i, 6, 2, 2, faults, false), logRoot())
-                    .run());
+            results.add(record(new FaultRun(broker, new Spec("replicas", baseSeed + 100 + i, 6, 2, 2, faults, false),
+                    logRoot()).run()));
         }
+        results.forEach(FaultInjectionIT::check);
     }
 
-    private static void check(Result result) {
+    /** Every run is reported, also when an earlier one failed. */
+    private static Result record(Result result) {
         synchronized (RESULTS) {
             RESULTS.add(result);
         }
+        return result;
+    }
+
+    private static void check(Result result) {
         LOG.info("run {} seed {}: {} in {} s, violations {}", result.spec().name(), result.spec().seed(),
                 result.injected(), result.duration().toSeconds(), result.violations());
         assertThat(result.violations())

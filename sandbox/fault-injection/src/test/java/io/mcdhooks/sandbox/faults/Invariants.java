@@ -199,7 +199,8 @@ final class Invariants {
             } else {
                 GateDecision last = (GateDecision) gateDecisions.get(gateDecisions.size() - 1).message();
                 Map<String, Outcome> latest = new HashMap<>();
-                gate.getValue().forEach(e -> latest.put(((Verdict) e.message()).hook(), ((Verdict) e.message()).outcome()));
+                gate.getValue().stream().map(e -> (Verdict) e.message())
+                        .forEach(v -> latest.put(v.hook(), v.outcome()));
                 latest.forEach((hook, outcome) -> {
                     boolean shown = last.hooks().stream().anyMatch(s -> s.hook().equals(hook)
                             && s.state().name().equals(outcome.name()));
