@@ -72,7 +72,8 @@ final class FaultRun {
     private static final String NAMESPACE = "mcdhooks";
     private static final String EXEC_HOOK = "exec-check";
     private static final String SILENT_HOOK = "silent";
-    private static final double TIME_SCALE = 100;
+    /** Simulated seconds per real second: the MCD's one-hour drain limit lasts 72 s. */
+    private static final double TIME_SCALE = 50;
     /** What the bridge logs once it has read back, started its informers and acts. */
     private static final String BRIDGE_UP = "bridge watching cluster";
 
