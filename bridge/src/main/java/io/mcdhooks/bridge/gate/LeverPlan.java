@@ -58,7 +58,11 @@ public final class LeverPlan {
         String postId = node.desiredConfig() == null ? null
                 : GateId.of(cluster, Stage.POST_UPDATE, node.name(), node.desiredConfig());
         Gate post = postId == null ? null : gates.apply(postId);
-        boolean postOpen = post != null && !post.released();
+        // A node that finished while no gatekeeper ran has no post-update gate yet: held until its
+        // late gate is requested and released, not released for want of a gate.
+        boolean postOpen = post != null ? !post.released()
+                : postHooks && node.done() && pool != null && pool.rolling()
+                        && pool.targetConfig().equals(node.currentConfig());
         boolean taint = postHooks && (node.updating() || postOpen) && !released(post);
         boolean uncordonRequested = node.desiredConfig() != null
                 && (McoApi.UNCORDON_PREFIX + node.desiredConfig()).equals(node.desiredDrain());

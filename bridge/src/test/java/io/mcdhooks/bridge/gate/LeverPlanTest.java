@@ -45,6 +45,21 @@ class LeverPlanTest {
     }
 
     @Test
+    void keepsTheTaintAndCordonOfANodeThatFinishedWhileNoGatekeeperRan() {
+        // Done on the target, uncordoned by the MCD, its late post-update gate not requested yet
+        LeverPlan.NodeLevers levers = LeverPlan.node("c1", pool(OLD), node("worker-0", NEW, NEW, "Done"), POST_ONLY,
+                gates::get);
+        assertThat(levers.postUpdateTaint()).isTrue();
+        assertThat(levers.cordon()).isTrue();
+
+        // and at rest (the rollout done), a node whose gate is no longer known is left alone
+        LeverPlan.NodeLevers atRest = LeverPlan.node("c1", pool(NEW), node("worker-0", NEW, NEW, "Done"), POST_ONLY,
+                gates::get);
+        assertThat(atRest.postUpdateTaint()).isFalse();
+        assertThat(atRest.cordon()).isFalse();
+    }
+
+    @Test
     void doesNotHoldAPoolAtRestForFinishedNodesWhoseGatesAreNoLongerKnown() {
         // after a restart whose read-back no longer reaches the gates of an old rollout
         assertThat(paused(NEW, node("worker-0", NEW, NEW, "Done"), node("worker-1", NEW, NEW, "Done"))).isNull();
@@ -55,9 +70,12 @@ class LeverPlanTest {
     }
 
     private Boolean paused(String poolCurrent, NodeView... nodes) {
-        PoolView pool = new PoolView("worker", "uid", "1", 1, NEW, poolCurrent, false, "1", 2, 0, 0, Map.of(), Map.of(),
-                null, Map.of());
-        return LeverPlan.poolPaused("c1", pool, List.of(nodes), POST_ONLY, gates::get, n -> true);
+        return LeverPlan.poolPaused("c1", pool(poolCurrent), List.of(nodes), POST_ONLY, gates::get, n -> true);
+    }
+
+    private static PoolView pool(String current) {
+        return new PoolView("worker", "uid", "1", 1, NEW, current, false, "1", 2, 0, 0, Map.of(), Map.of(), null,
+                Map.of());
     }
 
     private static String postGate(String node) {

@@ -45,7 +45,7 @@ class FaultInjectionIT {
     }
 
     @AfterAll
-    static void stopBroker() throws IOException {
+    static void stopBroker() {
         if (broker != null) {
             broker.close();
         }
@@ -82,17 +82,18 @@ class FaultInjectionIT {
         results.forEach(FaultInjectionIT::check);
     }
 
-    /** Every run is reported, also when an earlier one failed. */
+    /** Every run is reported as soon as it ends, also when an earlier one failed or a later one hangs. */
     private static Result record(Result result) {
         synchronized (RESULTS) {
             RESULTS.add(result);
+            appendToReport((RESULTS.size() == 1 ? header() : "") + row(result));
         }
+        LOG.info("run {} seed {}: {} in {} s, violations {}", result.spec().name(), result.spec().seed(),
+                result.injected(), result.duration().toSeconds(), result.violations());
         return result;
     }
 
     private static void check(Result result) {
-        LOG.info("run {} seed {}: {} in {} s, violations {}", result.spec().name(), result.spec().seed(),
-                result.injected(), result.duration().toSeconds(), result.violations());
         assertThat(result.violations())
                 .as("run %s seed %d (replay with -Dfaults.seed=%d); logs in %s", result.spec().name(),
                         result.spec().seed(), baseSeed, result.logs())
@@ -103,30 +104,43 @@ class FaultInjectionIT {
         return Path.of("target", "faults");
     }
 
-    private static void writeReport() throws IOException {
-        String file = System.getProperty("faults.report");
-        if (file == null || RESULTS.isEmpty()) {
+    private static void writeReport() {
+        if (RESULTS.isEmpty()) {
             return;
         }
-        StringBuilder text = new StringBuilder();
-        text.append("## ").append(Instant.now()).append(LONG ? " long" : " short").append(" form, base seed ")
-                .append(baseSeed).append(", ").append(Runtime.getRuntime().availableProcessors()).append(" cores\n\n");
-        text.append("| run | seed | workers | replicas | faults injected | verdicts | decisions | bridge starts "
-                + "| most unavailable | seconds | violations |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
         Map<String, Long> totals = new TreeMap<>();
         int violations = 0;
         for (Result r : RESULTS) {
             r.injected().forEach((k, v) -> totals.merge(k, v, Long::sum));
             violations += r.violations().size();
-            text.append("| ").append(r.spec().name()).append(" | ").append(r.spec().seed()).append(" | ")
-                    .append(r.spec().workers()).append(" (max ").append(r.spec().maxUnavailable()).append(") | ")
-                    .append(r.spec().replicas()).append(" | ").append(r.injected()).append(" | ").append(r.verdicts())
-                    .append(" | ").append(r.decisions()).append(" | ").append(r.bridgeStarts()).append(" | ")
-                    .append(r.mostUnavailable()).append(" | ").append(r.duration().toSeconds()).append(" | ")
-                    .append(r.violations().isEmpty() ? "0" : r.violations().toString()).append(" |\n");
         }
-        text.append("\nTotals: ").append(RESULTS.size()).append(" runs, ").append(totals).append(", violations ")
-                .append(violations).append("\n\n");
-        Files.writeString(Path.of(file), text.toString(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        appendToReport("\nTotals: " + RESULTS.size() + " runs, " + totals + ", violations " + violations + "\n\n");
+    }
+
+    private static String header() {
+        return "## " + Instant.now() + (LONG ? " long" : " short") + " form, base seed " + baseSeed + ", "
+                + Runtime.getRuntime().availableProcessors() + " cores\n\n"
+                + "| run | seed | workers | replicas | faults injected | verdicts | decisions | bridge starts "
+                + "| most unavailable | seconds | violations |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+    }
+
+    private static String row(Result r) {
+        return "| " + r.spec().name() + " | " + r.spec().seed() + " | " + r.spec().workers() + " (max "
+                + r.spec().maxUnavailable() + ") | " + r.spec().replicas() + " | " + r.injected() + " | " + r.verdicts()
+                + " | " + r.decisions() + " | " + r.bridgeStarts() + " | " + r.mostUnavailable() + " | "
+                + r.duration().toSeconds() + " | " + (r.violations().isEmpty() ? "0" : r.violations().toString())
+                + " |\n";
+    }
+
+    private static void appendToReport(String text) {
+        String file = System.getProperty("faults.report");
+        if (file == null) {
+            return;
+        }
+        try {
+            Files.writeString(Path.of(file), text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            LOG.warn("cannot write {}", file, e);
+        }
     }
 }
