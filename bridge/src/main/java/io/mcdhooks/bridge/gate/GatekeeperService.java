@@ -90,6 +90,11 @@ public final class GatekeeperService {
     private final Context context;
     private final KubernetesClient client;
     private final Settings settings;
+    /**
+     * Set by {@link #follow}: before, the informers are still filling (no nodes yet when the pools
+     * arrive, late gates not yet requested), and levers planned then undid holds at every restart.
+     */
+    private boolean following;
     private final Cluster cluster;
     private final Outbox decisionsOutbox;
     private final BridgeMetrics metrics;
@@ -209,6 +214,7 @@ public final class GatekeeperService {
      * pass for deadlines, and follows the verdicts topic from {@code ends} (where recovery stopped).
      */
     public Future<Void> follow(Map<org.apache.kafka.common.TopicPartition, Long> ends) {
+        following = true;
         reconcileAll();
         timer = vertx.setPeriodic(settings.tick().toMillis(), t -> {
             gatekeeper.tick();
@@ -250,6 +256,9 @@ public final class GatekeeperService {
     public void onNode(Node node) {
         NodeView view = cluster.view(node);
         override(node);
+        if (!following) {
+            return;
+        }
         reconcileNode(node);
         String pool = cluster.poolOf(view);
         if (pool != null) {
@@ -268,6 +277,9 @@ public final class GatekeeperService {
 
     public void onPool(GenericKubernetesResource pool) {
         override(pool);
+        if (!following) {
+            return;
+        }
         reconcilePool(pool.getMetadata().getName());
     }
 
@@ -471,10 +483,15 @@ public final class GatekeeperService {
                 reconcileNode(node);
             }
         }
-        reconcilePoolPauseSoon(decision.pool());
+        if (following) {
+            reconcilePoolPauseSoon(decision.pool());
+        }
     }
 
     private void reconcileAll() {
+        if (!following) {
+            return;
+        }
         Set<String> pools = new java.util.HashSet<>();
         for (Node node : cluster.nodes()) {
             reconcileNode(node);
@@ -496,6 +513,9 @@ public final class GatekeeperService {
     }
 
     private void reconcileNode(Node node) {
+        if (!following) {
+            return;
+        }
         NodeView view = cluster.view(node);
         String poolName = cluster.poolOf(view);
         GenericKubernetesResource pool = poolName == null ? null : cluster.pool(poolName);
@@ -531,7 +551,8 @@ public final class GatekeeperService {
 
     private void reconcilePoolPause(String poolName) {
         GenericKubernetesResource pool = cluster.pool(poolName);
-        if (pool == null) {
+        // Before the informers are filled a pool would be planned over a partial node list.
+        if (!following || pool == null) {
             return;
         }
         PoolView view = Views.pool(pool);
@@ -562,7 +583,7 @@ public final class GatekeeperService {
         Map<String, String> annotations = object.getMetadata().getAnnotations();
         String nodeName = annotations == null ? null : annotations.get("mcdhooks.io/node");
         Node node = nodeName == null ? null : cluster.node(nodeName);
-        if (node != null) {
+        if (node != null && following) {
             reconcileNode(node);
             String pool = cluster.poolOf(cluster.view(node));
             if (pool != null) {

@@ -18,7 +18,9 @@ import io.mcdhooks.schemas.Stage;
  * <ul>
  * <li><b>pool pause</b> for pools with pool-pre-update or pre-update hooks: paused at rest; when
  *     a new target config comes, paused until its pool-pre-update gate is released and every node
- *     that a pre-update hook watches has its gate pod; paused again once the rollout is done.
+ *     that a pre-update hook watches has its gate pod; paused again once the rollout is done. For
+ *     pools with post-update hooks, also paused while a node assigned the target has not had its
+ *     post-update gate released, so the MCC assigns the next nodes only after those are released.
  * <li><b>gate pod</b> (covered by a PodDisruptionBudget that allows no eviction) on each node a
  *     pre-update hook watches, from the start of a rollout until the node's pre-update gate is
  *     released: the MCD's drain cannot finish before.
@@ -58,7 +60,11 @@ public final class LeverPlan {
         String postId = node.desiredConfig() == null ? null
                 : GateId.of(cluster, Stage.POST_UPDATE, node.name(), node.desiredConfig());
         Gate post = postId == null ? null : gates.apply(postId);
-        boolean postOpen = post != null && !post.released();
+        // A node that finished while no gatekeeper ran has no post-update gate yet: held until its
+        // late gate is requested and released, not released for want of a gate.
+        boolean postOpen = post != null ? !post.released()
+                : postHooks && node.done() && pool != null && pool.rolling()
+                        && pool.targetConfig().equals(node.currentConfig());
         boolean taint = postHooks && (node.updating() || postOpen) && !released(post);
         boolean uncordonRequested = node.desiredConfig() != null
                 && (McoApi.UNCORDON_PREFIX + node.desiredConfig()).equals(node.desiredDrain());
@@ -77,7 +83,7 @@ public final class LeverPlan {
     public static Boolean poolPaused(String cluster, PoolView pool, List<NodeView> nodes, Collection<HookSpec> hooks,
                                      Function<String, Gate> gates, Predicate<String> gatePodReady) {
         for (NodeView node : nodes) {
-            if (holdsPoolPaused(cluster, node, gates)) {
+            if (holdsPoolPaused(cluster, node, gates) || postUpdateInFlight(cluster, pool, node, hooks, gates)) {
                 return true;
             }
         }
@@ -99,6 +105,31 @@ public final class LeverPlan {
             }
         }
         return false;
+    }
+
+    /**
+     * A node a post-update hook watches that was assigned the pool's target and whose post-update
+     * gate is not released. Its cordon alone does not keep the pool within maxUnavailable: between
+     * the MCD's uncordon and the gatekeeper's re-cordon the MCC counts the node available, and while
+     * no gatekeeper runs (restart, lease handover) nobody re-cordons it, so the MCC would assign
+     * further nodes and the later re-cordon would put the pool over its budget. A pause set while
+     * the node is in flight closes both: the MCC assigns nothing new, and the pause stays put
+     * while the gatekeeper is away. Found by the fault-injection suite.
+     */
+    private static boolean postUpdateInFlight(String cluster, PoolView pool, NodeView node,
+                                              Collection<HookSpec> hooks, Function<String, Gate> gates) {
+        String target = pool.targetConfig();
+        if (target == null || !target.equals(node.desiredConfig()) || !watched(hooks, Stage.POST_UPDATE, pool, node)) {
+            return false;
+        }
+        Gate post = gates.apply(GateId.of(cluster, Stage.POST_UPDATE, node.name(), target));
+        boolean finished = node.done() && target.equals(node.currentConfig());
+        if (!finished) {
+            return !released(post);
+        }
+        // Finished and its gate unknown: in a rollout, the gate is yet to be requested (the node
+        // finished while no gatekeeper ran); at rest, the gate is older than the read-back.
+        return post == null ? pool.rolling() : !post.released();
     }
 
     /** A failed post-update gate of a hook whose failure action is HoldAndPausePool. */

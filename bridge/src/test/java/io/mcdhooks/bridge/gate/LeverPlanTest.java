@@ -1,96 +1,133 @@
 package io.mcdhooks.bridge.gate;
 
-import static io.mcdhooks.bridge.gate.Gates.T0;
-import static io.mcdhooks.bridge.gate.Gates.TARGET;
-import static io.mcdhooks.bridge.gate.Gates.hook;
-import static io.mcdhooks.bridge.gate.Gates.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 import org.junit.jupiter.api.Test;
 
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
-import io.mcdhooks.schemas.GateRequest;
-import io.mcdhooks.schemas.Outcome;
+import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.Stage;
 
-/** The post-update levers through the MCD's last steps: uncordon request, uncordon, Done. */
+/** The levers for post-update hooks: the pool pause during a rollout, the cordon through the MCD's last steps. */
 class LeverPlanTest {
 
     private static final String OLD = "rendered-worker-1111";
-    private static final List<HookSpec> POST_HOOK = List.of(hook("selfcheck", Stage.POST_UPDATE));
-    private static final PoolView POOL = new PoolView("worker", "uid", "1", 2, TARGET, OLD, false, "1", 3, 0, 0,
-            Map.of(), Map.of(), null, Map.of());
+    private static final String NEW = Gates.TARGET;
+    private static final List<HookSpec> POST_ONLY = List.of(Gates.hook("node-check", Stage.POST_UPDATE));
+    private final Map<String, Gate> gates = new HashMap<>();
+
+    @Test
+    void keepsThePoolPausedWhileAnAssignedNodeHasNotHadItsPostUpdateGateReleased() {
+        // worker-0 has been assigned the target and updates; its post-update gate is not open yet
+        assertThat(paused(node("worker-0", OLD, NEW, "Working"), node("worker-1", OLD, OLD, "Done"))).isTrue();
+
+        // worker-0 is done and uncordoned by the MCD, its gate still waits: the MCC must not move on
+        gates.put(postGate("worker-0"), gate(false));
+        assertThat(paused(node("worker-0", NEW, NEW, "Done"), node("worker-1", OLD, OLD, "Done"))).isTrue();
+    }
+
+    @Test
+    void hasNoSayOnceTheAssignedNodesAreReleased() {
+        gates.put(postGate("worker-0"), gate(true));
+        assertThat(paused(node("worker-0", NEW, NEW, "Done"), node("worker-1", OLD, OLD, "Done"))).isNull();
+    }
+
+    @Test
+    void keepsThePoolPausedForANodeThatFinishedWhileNoGatekeeperRan() {
+        // its post-update gate is yet to be requested (late) by the restarted bridge
+        assertThat(paused(node("worker-0", NEW, NEW, "Done"), node("worker-1", OLD, OLD, "Done"))).isTrue();
+    }
+
+    @Test
+    void keepsTheTaintAndCordonOfANodeThatFinishedWhileNoGatekeeperRan() {
+        // Done on the target, uncordoned by the MCD, its late post-update gate not requested yet
+        LeverPlan.NodeLevers levers = LeverPlan.node("c1", pool(OLD), node("worker-0", NEW, NEW, "Done"), POST_ONLY,
+                gates::get);
+        assertThat(levers.postUpdateTaint()).isTrue();
+        assertThat(levers.cordon()).isTrue();
+
+        // and at rest (the rollout done), a node whose gate is no longer known is left alone
+        LeverPlan.NodeLevers atRest = LeverPlan.node("c1", pool(NEW), node("worker-0", NEW, NEW, "Done"), POST_ONLY,
+                gates::get);
+        assertThat(atRest.postUpdateTaint()).isFalse();
+        assertThat(atRest.cordon()).isFalse();
+    }
+
+    @Test
+    void doesNotHoldAPoolAtRestForFinishedNodesWhoseGatesAreNoLongerKnown() {
+        // after a restart whose read-back no longer reaches the gates of an old rollout
+        assertThat(paused(NEW, node("worker-0", NEW, NEW, "Done"), node("worker-1", NEW, NEW, "Done"))).isNull();
+    }
 
     @Test
     void fromTheUncordonRequestTheNodeStaysCordonedEvenBeforeTheGateOpens() {
         // The MCD asked for the uncordon; the gate request is still on its way (no gate yet)
-        NodeView requested = node(Map.of(McoApi.DESIRED_DRAIN, "uncordon-" + TARGET), true, McoApi.STATE_WORKING, OLD);
+        NodeView requested = uncordoning(true, "Working", OLD);
 
-        LeverPlan.NodeLevers levers = LeverPlan.node("c1", POOL, requested, POST_HOOK, noGates());
-
-        assertThat(levers.cordon()).isTrue();
+        assertThat(LeverPlan.node("c1", pool(OLD), requested, POST_ONLY, gates::get).cordon()).isTrue();
     }
 
     @Test
     void afterTheDrainControllersUncordonAndTheMcdsDoneTheNodeIsCordonedAgain() {
-        Gate open = GateMachine.open(request(Stage.POST_UPDATE, 1), POST_HOOK, T0).gate();
-        Function<String, Gate> gates = id -> id.equals(open.id()) ? open : null;
-        NodeView doneUncordoned = node(Map.of(McoApi.DESIRED_DRAIN, "uncordon-" + TARGET), false, McoApi.STATE_DONE,
-                TARGET);
-        NodeView doneCordoned = node(Map.of(McoApi.DESIRED_DRAIN, "uncordon-" + TARGET), true, McoApi.STATE_DONE,
-                TARGET);
+        gates.put(postGate("worker-0"), gate(false));
 
-        assertThat(LeverPlan.node("c1", POOL, doneUncordoned, POST_HOOK, gates).cordon()).isTrue();
-        assertThat(LeverPlan.node("c1", POOL, doneCordoned, POST_HOOK, gates).cordon()).isTrue();
+        assertThat(LeverPlan.node("c1", pool(OLD), uncordoning(false, "Done", NEW), POST_ONLY, gates::get).cordon())
+                .isTrue();
+        assertThat(LeverPlan.node("c1", pool(OLD), uncordoning(true, "Done", NEW), POST_ONLY, gates::get).cordon())
+                .isTrue();
     }
 
     @Test
     void aReleasedGateWantsNoCordon() {
-        GateRequest post = request(Stage.POST_UPDATE, 1);
-        Gate released = GateMachine.onVerdict(GateMachine.open(post, POST_HOOK, T0).gate(),
-                Gates.verdict(post, "selfcheck", Outcome.PASS, T0.plusSeconds(1)), T0.plusSeconds(1)).gate();
-        assertThat(released.released()).isTrue();
-        NodeView requested = node(Map.of(McoApi.DESIRED_DRAIN, "uncordon-" + TARGET), true, McoApi.STATE_WORKING, OLD);
+        gates.put(postGate("worker-0"), gate(true));
 
-        LeverPlan.NodeLevers levers = LeverPlan.node("c1", POOL, requested, POST_HOOK,
-                id -> id.equals(released.id()) ? released : null);
-
-        assertThat(levers.cordon()).isFalse();
-    }
-
-    @Test
-    void aNodeThatFinishedBeforeAnyGateIsLeftAlone() {
-        NodeView finished = node(Map.of(McoApi.DESIRED_DRAIN, "uncordon-" + TARGET), false, McoApi.STATE_DONE, TARGET);
-
-        LeverPlan.NodeLevers levers = LeverPlan.node("c1", POOL, finished, POST_HOOK, noGates());
-
-        assertThat(levers.cordon()).isFalse();
+        assertThat(LeverPlan.node("c1", pool(OLD), uncordoning(true, "Working", OLD), POST_ONLY, gates::get).cordon())
+                .isFalse();
     }
 
     @Test
     void withoutPostUpdateHooksTheUncordonIsTheMcosAlone() {
-        NodeView requested = node(Map.of(McoApi.DESIRED_DRAIN, "uncordon-" + TARGET), true, McoApi.STATE_WORKING, OLD);
-
-        assertThat(LeverPlan.node("c1", POOL, requested, List.of(), noGates()).cordon()).isFalse();
+        assertThat(LeverPlan.node("c1", pool(OLD), uncordoning(true, "Working", OLD), List.of(), gates::get).cordon())
+                .isFalse();
     }
 
-    private static Function<String, Gate> noGates() {
-        return id -> null;
+    private Boolean paused(NodeView... nodes) {
+        return paused(OLD, nodes);
     }
 
-    private static NodeView node(Map<String, String> extra, boolean unschedulable, String state, String current) {
-        Map<String, String> annotations = new HashMap<>(extra);
-        annotations.put(McoApi.DESIRED_CONFIG, TARGET);
-        annotations.put(McoApi.CURRENT_CONFIG, current);
-        annotations.put(McoApi.STATE, state);
-        return new NodeView("worker-0", "uid-0", "1", Map.of("node-role.kubernetes.io/worker", ""), annotations,
-                unschedulable, true, null);
+    private Boolean paused(String poolCurrent, NodeView... nodes) {
+        return LeverPlan.poolPaused("c1", pool(poolCurrent), List.of(nodes), POST_ONLY, gates::get, n -> true);
+    }
+
+    private static PoolView pool(String current) {
+        return new PoolView("worker", "uid", "1", 1, NEW, current, false, "1", 2, 0, 0, Map.of(), Map.of(), null,
+                Map.of());
+    }
+
+    private static String postGate(String node) {
+        return GateId.of("c1", Stage.POST_UPDATE, node, NEW);
+    }
+
+    private static Gate gate(boolean released) {
+        return new Gate(Gates.request(Stage.POST_UPDATE, 1), Gates.T0, Map.of(), null, released, null);
+    }
+
+    private static NodeView node(String name, String current, String desired, String state) {
+        return new NodeView(name, name, "1", Map.of("node-role.kubernetes.io/worker", ""), Map.of(
+                McoApi.CURRENT_CONFIG, current, McoApi.DESIRED_CONFIG, desired, McoApi.STATE, state),
+                false, true, null);
+    }
+
+    /** worker-0 on its way to the target, the MCD having asked for its uncordon. */
+    private static NodeView uncordoning(boolean unschedulable, String state, String current) {
+        return new NodeView("worker-0", "worker-0", "1", Map.of("node-role.kubernetes.io/worker", ""), Map.of(
+                McoApi.CURRENT_CONFIG, current, McoApi.DESIRED_CONFIG, NEW, McoApi.STATE, state,
+                McoApi.DESIRED_DRAIN, McoApi.UNCORDON_PREFIX + NEW), unschedulable, true, null);
     }
 }

@@ -38,10 +38,12 @@ public final class InMemoryCluster implements AutoCloseable {
       java.util.logging.Logger.getLogger(MockWebServer.class.getName());
 
   private final KubernetesMockServer server;
+  private final IndexedCrudDispatcher dispatcher;
   private final KubernetesClient client;
 
-  private InMemoryCluster(KubernetesMockServer server) {
+  private InMemoryCluster(KubernetesMockServer server, IndexedCrudDispatcher dispatcher) {
     this.server = server;
+    this.dispatcher = dispatcher;
     this.client = server.createClient();
   }
 
@@ -51,10 +53,10 @@ public final class InMemoryCluster implements AutoCloseable {
     // requests a second that costs more than serving them.
     MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
     var responses = new HashMap<ServerRequest, Queue<ServerResponse>>();
-    var server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-        new IndexedCrudDispatcher(), false);
+    var dispatcher = new IndexedCrudDispatcher();
+    var server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, dispatcher, false);
     server.init();
-    var cluster = new InMemoryCluster(server);
+    var cluster = new InMemoryCluster(server, dispatcher);
     try {
       cluster.installCrds();
     } catch (RuntimeException e) {
@@ -111,6 +113,14 @@ public final class InMemoryCluster implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     return path;
+  }
+
+  /**
+   * Sends every request through {@code interceptor} from now on ({@code null}: none), e.g. to
+   * inject conflicts, server errors or slow answers.
+   */
+  public void interceptRequests(RequestInterceptor interceptor) {
+    dispatcher.intercept(interceptor);
   }
 
   /** The client configuration, for building further clients in this JVM. */

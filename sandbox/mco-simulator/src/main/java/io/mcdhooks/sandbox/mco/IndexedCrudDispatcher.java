@@ -6,6 +6,7 @@ import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.crud.CrudDispatcher;
 import io.fabric8.mockwebserver.http.ByteString;
 import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
@@ -37,6 +38,7 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
 
   private final IndexedMap indexed;
   private final ReadWriteLock lock;
+  private volatile RequestInterceptor interceptor;
 
   IndexedCrudDispatcher() {
     this.indexed = new IndexedMap();
@@ -50,6 +52,16 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("fabric8's CRUD dispatcher changed its fields", e);
     }
+  }
+
+  void intercept(RequestInterceptor interceptor) {
+    this.interceptor = interceptor;
+  }
+
+  @Override
+  public MockResponse dispatch(RecordedRequest request) {
+    RequestInterceptor current = interceptor;
+    return current == null ? super.dispatch(request) : current.intercept(request, () -> super.dispatch(request));
   }
 
   /**

@@ -1,0 +1,146 @@
+package io.mcdhooks.sandbox.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.mcdhooks.sandbox.faults.FaultRun.Fault;
+import io.mcdhooks.sandbox.faults.FaultRun.Result;
+import io.mcdhooks.sandbox.faults.FaultRun.Spec;
+import io.mcdhooks.sandbox.kafka.ForkedKafkaBroker;
+
+/**
+ * Simulated rollouts under injected faults, each checked against the invariants. Short form by
+ * default (CI); {@code -Dfaults.long=true} for the long one; {@code -Dfaults.seed=N} replays a
+ * run: every run prints its seed. Results go to {@code target/fault-injection-report.md}.
+ */
+class FaultInjectionIT {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FaultInjectionIT.class);
+    private static final boolean LONG = Boolean.getBoolean("faults.long");
+    private static final List<Result> RESULTS = new ArrayList<>();
+    private static ForkedKafkaBroker broker;
+    private static long baseSeed;
+
+    @BeforeAll
+    static void startBroker() {
+        String seed = System.getProperty("faults.seed", "");
+        baseSeed = seed.isBlank() ? new java.util.Random().nextLong() & 0xffff_ffffL : Long.parseLong(seed.trim());
+        broker = ForkedKafkaBroker.start(Map.of());
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+        writeReport();
+    }
+
+    @Test
+    void gatekeeperBrokerAndHooksKilledMidRolloutNeverOpenAGateEarly() {
+        int runs = Integer.getInteger("faults.runs", LONG ? 5 : 1);
+        List<Result> results = new ArrayList<>();
+        for (int i = 0; i < runs; i++) {
+            Map<Fault, Integer> faults = new EnumMap<>(Fault.class);
+            faults.put(Fault.GATEKEEPER_KILL, LONG ? 12 : 6);
+            faults.put(Fault.BRIDGE_OUTAGE, LONG ? 2 : 1);
+            faults.put(Fault.BROKER_RESTART, LONG ? 2 : 1);
+            faults.put(Fault.RUNNER_KILL, LONG ? 3 : 2);
+            results.add(record(new FaultRun(broker, new Spec("mixed", baseSeed + i, 8, 2, 1, faults, true), logRoot())
+                    .run()));
+        }
+        results.forEach(FaultInjectionIT::check);
+    }
+
+    @Test
+    void twoReplicasRacingForTheLeaseNeverActTogether() {
+        int runs = LONG ? 2 : 1;
+        List<Result> results = new ArrayList<>();
+        for (int i = 0; i < runs; i++) {
+            Map<Fault, Integer> faults = new EnumMap<>(Fault.class);
+            faults.put(Fault.LEADER_KILL, LONG ? 3 : 1);
+            faults.put(Fault.LEASE_LOSS, LONG ? 3 : 1);
+            results.add(record(new FaultRun(broker, new Spec("replicas", baseSeed + 100 + i, 6, 2, 2, faults, false),
+                    logRoot()).run()));
+        }
+        results.forEach(FaultInjectionIT::check);
+    }
+
+    /** Every run is reported as soon as it ends, also when an earlier one failed or a later one hangs. */
+    private static Result record(Result result) {
+        synchronized (RESULTS) {
+            RESULTS.add(result);
+            appendToReport((RESULTS.size() == 1 ? header() : "") + row(result));
+        }
+        LOG.info("run {} seed {}: {} in {} s, violations {}", result.spec().name(), result.spec().seed(),
+                result.injected(), result.duration().toSeconds(), result.violations());
+        return result;
+    }
+
+    private static void check(Result result) {
+        assertThat(result.violations())
+                .as("run %s seed %d (replay with -Dfaults.seed=%d); logs in %s", result.spec().name(),
+                        result.spec().seed(), baseSeed, result.logs())
+                .isEmpty();
+    }
+
+    private static Path logRoot() {
+        return Path.of("target", "faults");
+    }
+
+    private static void writeReport() {
+        if (RESULTS.isEmpty()) {
+            return;
+        }
+        Map<String, Long> totals = new TreeMap<>();
+        int violations = 0;
+        for (Result r : RESULTS) {
+            r.injected().forEach((k, v) -> totals.merge(k, v, Long::sum));
+            violations += r.violations().size();
+        }
+        appendToReport("\nTotals: " + RESULTS.size() + " runs, " + totals + ", violations " + violations + "\n\n");
+    }
+
+    private static String header() {
+        return "## " + Instant.now() + (LONG ? " long" : " short") + " form, base seed " + baseSeed + ", "
+                + Runtime.getRuntime().availableProcessors() + " cores\n\n"
+                + "| run | seed | workers | replicas | faults injected | verdicts | decisions | bridge starts "
+                + "| most unavailable | seconds | violations |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+    }
+
+    private static String row(Result r) {
+        return "| " + r.spec().name() + " | " + r.spec().seed() + " | " + r.spec().workers() + " (max "
+                + r.spec().maxUnavailable() + ") | " + r.spec().replicas() + " | " + r.injected() + " | " + r.verdicts()
+                + " | " + r.decisions() + " | " + r.bridgeStarts() + " | " + r.mostUnavailable() + " | "
+                + r.duration().toSeconds() + " | " + (r.violations().isEmpty() ? "0" : r.violations().toString())
+                + " |\n";
+    }
+
+    private static void appendToReport(String text) {
+        String file = System.getProperty("faults.report");
+        if (file == null) {
+            return;
+        }
+        try {
+            Files.writeString(Path.of(file), text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            LOG.warn("cannot write {}", file, e);
+        }
+    }
+}
