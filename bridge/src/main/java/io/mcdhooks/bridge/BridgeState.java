@@ -57,6 +57,12 @@ public final class BridgeState {
     private final Set<String> requestedGates = new HashSet<>();
     /** Gate requests waiting for their pool or rendered config, by gate id, in arrival order. */
     private final Map<String, PendingGate> pendingGates = new LinkedHashMap<>();
+    /**
+     * Gates whose opening transition was read back as published but whose request may not have
+     * been (a crash between the two sends), by node or pool name. Settled when the object is next
+     * seen: requested then if it was not, and if the object still waits at that gate.
+     */
+    private final Map<String, List<OwedGate>> owedGates = new HashMap<>();
 
     public BridgeState(String cluster, GatePolicy policy, Duration gateTimeout, Clock clock) {
         this.cluster = cluster;
@@ -76,6 +82,15 @@ public final class BridgeState {
             nodes.put(name, nodes.getOrDefault(name, NodeProgress.NONE).after(observed));
         } else {
             pools.put(name, pools.getOrDefault(name, PoolProgress.NONE).after(observed));
+        }
+        Stage stage = switch (event.transition()) {
+            case NEW_TARGET_CONFIG -> Stage.POOL_PRE_UPDATE;
+            case UPDATE_ASSIGNED -> Stage.PRE_UPDATE;
+            case RESUMED -> Stage.POST_UPDATE;
+            default -> null;
+        };
+        if (stage != null && event.toConfig() != null) {
+            owedGates.computeIfAbsent(name, n -> new ArrayList<>()).add(new OwedGate(stage, event.toConfig()));
         }
     }
 
@@ -98,6 +113,12 @@ public final class BridgeState {
             }
         }
         pools.put(pool.name(), prior);
+        for (OwedGate owed : settleOwed(pool.name())) {
+            if (owed.stage() == Stage.POOL_PRE_UPDATE && owed.target().equals(pool.targetConfig()) && pool.rolling()
+                    && policy.gates(Stage.POOL_PRE_UPDATE, pool.name())) {
+                requestGate(Stage.POOL_PRE_UPDATE, pool.name(), null, pool.targetConfig(), now);
+            }
+        }
         out.addAll(releasePendingGates());
         return out;
     }
@@ -122,8 +143,20 @@ public final class BridgeState {
             }
         }
         nodes.put(node.name(), prior);
+        for (OwedGate owed : settleOwed(node.name())) {
+            // A pre-update gate matters while the update is under way, a post-update one until it is released.
+            boolean waits = owed.stage() == Stage.POST_UPDATE || node.updating();
+            if (waits && owed.target().equals(node.desiredConfig()) && pool != null && policy.gates(owed.stage(), pool)) {
+                requestGate(owed.stage(), pool, node, node.desiredConfig(), now);
+            }
+        }
         out.addAll(releasePendingGates());
         return out;
+    }
+
+    private List<OwedGate> settleOwed(String name) {
+        List<OwedGate> owed = owedGates.remove(name);
+        return owed == null ? List.of() : owed;
     }
 
     public List<Outgoing> onNodeDeleted(String name) {
@@ -276,5 +309,8 @@ public final class BridgeState {
 
     private record PendingGate(String gateId, Stage stage, String pool, NodeView node, String targetConfig,
                                Instant requestedAt) {
+    }
+
+    private record OwedGate(Stage stage, String target) {
     }
 }

@@ -13,13 +13,18 @@ import org.junit.jupiter.api.Test;
 
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.HookSpec;
+import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.bridge.mco.RenderedConfig;
 import io.mcdhooks.bridge.publish.Outgoing;
 import io.mcdhooks.schemas.GateDecision.FailurePolicy;
 import io.mcdhooks.schemas.GateDecision.Mode;
+import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.LifecycleEvent;
 import io.mcdhooks.schemas.Stage;
+import io.mcdhooks.schemas.Transition;
 
 class BridgeStateTest {
 
@@ -48,6 +53,56 @@ class BridgeStateTest {
         assertThat(poolPreUpdateRequest(gatekeeper).deadline()).isEqualTo(T0.plus(Duration.ofMinutes(30)));
     }
 
+    @Test
+    void aGateRequestLostInACrashAfterItsLifecycleEventIsSentOnRestart() {
+        // Before the crash: worker-0's update-assigned event went out, its pre-update request did not
+        BridgeState state = restarted(List.of());
+
+        List<GateRequest> requests = requests(state.onNode(updating("worker-0"), true));
+
+        assertThat(requests).singleElement().satisfies(r -> {
+            assertThat(r.stage()).isEqualTo(Stage.PRE_UPDATE);
+            assertThat(r.node().name()).isEqualTo("worker-0");
+            assertThat(r.targetConfig()).isEqualTo(NEW);
+        });
+    }
+
+    @Test
+    void aGateRequestReadBackAfterARestartIsNotSentAgain() {
+        GateRequest sent = new GateRequest("c1", GateId.of("c1", Stage.PRE_UPDATE, "worker-0", NEW), 1,
+                Stage.PRE_UPDATE, new GateRequest.PoolFacts("worker", "1", 3),
+                new GateRequest.NodeFacts("worker-0", null, Map.of()), OLD, NEW,
+                new GateRequest.TargetFacts("quay.io/os@sha256:02", "default", List.of(), List.of(), null), T0,
+                T0.plus(Duration.ofMinutes(30)));
+        BridgeState state = restarted(List.of(sent));
+
+        assertThat(requests(state.onNode(updating("worker-0"), true))).isEmpty();
+    }
+
+    /** A bridge restarted after publishing worker-0's update-assigned event, and these requests. */
+    private static BridgeState restarted(List<GateRequest> readBack) {
+        BridgeState state = new BridgeState("c1", (stage, pool) -> true, Duration.ofMinutes(30),
+                Clock.fixed(T0, ZoneOffset.UTC));
+        state.recover(new LifecycleEvent("c1", new LifecycleEvent.ObjectRef(LifecycleEvent.ObjectRef.Kind.Node,
+                "worker-0", "uid-0", null), "worker", Transition.UPDATE_ASSIGNED, OLD, NEW, null, null, null, null,
+                null, T0.minusSeconds(5), false));
+        readBack.forEach(state::recover);
+        state.onRenderedConfig(new RenderedConfig(NEW, "quay.io/os@sha256:02", "default", List.of(), List.of()));
+        state.onPool(pool(NEW, 2), true);
+        return state;
+    }
+
+    private static NodeView updating(String name) {
+        return new NodeView(name, "uid-0", "1", Map.of("node-role.kubernetes.io/worker", ""),
+                Map.of(McoApi.CURRENT_CONFIG, OLD, McoApi.DESIRED_CONFIG, NEW, McoApi.STATE, McoApi.STATE_WORKING),
+                true, true, null);
+    }
+
+    private static List<GateRequest> requests(List<Outgoing> out) {
+        return out.stream().map(Outgoing::message).filter(GateRequest.class::isInstance).map(GateRequest.class::cast)
+                .toList();
+    }
+
     private static GateRequest poolPreUpdateRequest(Gatekeeper gatekeeper) {
         GatePolicy policy = new GatePolicy() {
             @Override
@@ -64,8 +119,7 @@ class BridgeStateTest {
         state.onRenderedConfig(new RenderedConfig(NEW, "quay.io/os@sha256:02", "default", List.of(), List.of()));
         state.onPool(pool(OLD, 1), true);
         List<Outgoing> out = state.onPool(pool(NEW, 2), false);
-        return out.stream().map(Outgoing::message).filter(GateRequest.class::isInstance).map(GateRequest.class::cast)
-                .filter(r -> r.stage() == Stage.POOL_PRE_UPDATE).findFirst().orElseThrow();
+        return requests(out).stream().filter(r -> r.stage() == Stage.POOL_PRE_UPDATE).findFirst().orElseThrow();
     }
 
     private static HookSpec hook(String name, Duration timeout, Duration maxExtension) {

@@ -150,6 +150,8 @@ class DocumentedBlocksTest {
                         assertThat(request.release()).isTrue();
                         assertThat(request.by()).isEqualTo("alice");
                     }),
+            faultsCommand("README.md", "mvn -B -pl sandbox/fault-injection"),
+            faultsCommand("docs/reliability.md", "# short form"),
             benchmarkCommand("README.md"),
             benchmarkCommand("docs/benchmarks.md", "mvn -B -q -pl sandbox/benchmarks -am -DskipTests -Pbenchmark verify\n"),
             benchmarkCommand("docs/benchmarks.md", "mvn -B -q -pl sandbox/benchmarks -am -DskipTests -Pbenchmark verify \\"),
@@ -214,6 +216,18 @@ class DocumentedBlocksTest {
         var other = KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPublic();
         assertThat(VerdictSignatures.verify(verdict, jws, Map.of("2026-11", other)))
                 .isEqualTo(VerdictSignatures.Check.BAD_SIGNATURE);
+    }
+
+    /** The short form is what `mvn -B verify` runs; the properties it names are the suite's. */
+    private static Claim faultsCommand(String file, String start) {
+        return new Claim(file, start, "FaultInjectionIT, which `mvn -B verify` runs; its properties exist", b -> {
+            assertThat(read("pom.xml")).contains("<module>sandbox/fault-injection</module>");
+            String suite = read("sandbox/fault-injection/src/test/java/io/mcdhooks/sandbox/faults/FaultInjectionIT.java");
+            assertThat(b.text()).contains("-Dit.test=FaultInjectionIT");
+            Pattern.compile("-D(faults\\.[a-z]+)=").matcher(b.text()).results().map(m -> m.group(1))
+                    .forEach(property -> assertThat(suite).as("FaultInjectionIT reads %s", property)
+                            .contains("\"" + property + "\""));
+        });
     }
 
     private static Claim benchmarkCommand(String file) {
