@@ -214,8 +214,7 @@ public final class GatekeeperService {
      * pass for deadlines, and follows the verdicts topic from {@code ends} (where recovery stopped).
      */
     public Future<Void> follow(Map<org.apache.kafka.common.TopicPartition, Long> ends) {
-        following = true;
-        reconcileAll();
+        startPlanning();
         timer = vertx.setPeriodic(settings.tick().toMillis(), t -> {
             gatekeeper.tick();
             gatekeeper.forgetReleasedBefore(java.time.Instant.now().minus(Duration.ofHours(6)));
@@ -227,6 +226,12 @@ public final class GatekeeperService {
         lagMonitor = new LagMonitor(settings.kafka(), settings.requestsTopic(), settings.lagWindow(), clock);
         lagTimer = vertx.setPeriodic(settings.lagInterval().toMillis(), t -> sampleLag());
         return followVerdicts(ends);
+    }
+
+    /** From here on levers are planned, every one at once now: the gates and the cluster are known. */
+    void startPlanning() {
+        following = true;
+        reconcileAll();
     }
 
     public Future<Void> stop() {
