@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
@@ -26,6 +27,7 @@ import io.mcdhooks.bridge.mco.Views;
 import io.mcdhooks.bridge.metrics.BridgeMetrics;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
 /** The service's reaction to UpdateHooks on the in-memory API server: what makes it plan every node again. */
@@ -34,6 +36,7 @@ class GatekeeperServiceIT {
     private InMemoryCluster cluster;
     private KubernetesClient client;
     private Vertx vertx;
+    private Context context;
     private final AtomicInteger scans = new AtomicInteger();
     private final List<Node> nodes = new ArrayList<>();
 
@@ -59,6 +62,13 @@ class GatekeeperServiceIT {
         // Given a gatekeeper watching UpdateHooks, and a hook it has planned every node for
         GatekeeperService service = service();
         service.startWatching().await();
+        CompletableFuture<Void> planning = new CompletableFuture<>();
+        context.runOnContext(v -> {
+            service.startPlanning();
+            planning.complete(null);
+        });
+        planning.join();
+        scans.set(0);
         client.resources(UpdateHook.class).resource(hook(600)).create();
         await().atMost(Duration.ofSeconds(30)).until(() -> scans.get() > 0);
         int perPlan = scans.get();
@@ -122,7 +132,8 @@ class GatekeeperServiceIT {
         GatekeeperService.Settings settings = new GatekeeperService.Settings("test",
                 KafkaSettings.of(Map.of("bootstrap.servers", "127.0.0.1:9")), "requests", "verdicts", "dead-letter",
                 "mcdhooks", "pause", Duration.ofSeconds(1), Duration.ofSeconds(10), 10);
-        return new GatekeeperService(vertx, vertx.getOrCreateContext(), cluster.newClient(), settings, caches, null,
+        context = vertx.getOrCreateContext();
+        return new GatekeeperService(vertx, context, cluster.newClient(), settings, caches, null,
                 BridgeMetrics.create(), Clock.systemUTC());
     }
 }
