@@ -3,30 +3,22 @@ package io.mcdhooks.bridge.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
 import io.mcdhooks.bridge.hooks.UpdateHookStatus;
-import io.mcdhooks.bridge.mco.NodeView;
-import io.mcdhooks.bridge.mco.Views;
-import io.mcdhooks.bridge.metrics.BridgeMetrics;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
-import io.mcdhooks.schemas.kafka.KafkaSettings;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
@@ -37,8 +29,8 @@ class GatekeeperServiceIT {
     private KubernetesClient client;
     private Vertx vertx;
     private Context context;
-    private final AtomicInteger scans = new AtomicInteger();
     private final List<Node> nodes = new ArrayList<>();
+    private final ListedCluster listed = new ListedCluster(nodes, null);
 
     @BeforeEach
     void setUp() {
@@ -68,10 +60,10 @@ class GatekeeperServiceIT {
             planning.complete(null);
         });
         planning.join();
-        scans.set(0);
+        listed.scans.set(0);
         client.resources(UpdateHook.class).resource(hook(600)).create();
-        await().atMost(Duration.ofSeconds(30)).until(() -> scans.get() > 0);
-        int perPlan = scans.get();
+        await().atMost(Duration.ofSeconds(30)).until(() -> listed.scans.get() > 0);
+        int perPlan = listed.scans.get();
 
         // When the hook's status is written (as the gatekeeper does every few seconds), then its spec changes
         client.resources(UpdateHook.class).withName("check").editStatus(h -> {
@@ -86,8 +78,8 @@ class GatekeeperServiceIT {
         });
 
         // Then only the spec change planned every node again (events arrive in order: the status first)
-        await().atMost(Duration.ofSeconds(30)).until(() -> scans.get() >= 2 * perPlan);
-        assertThat(scans.get()).isEqualTo(2 * perPlan);
+        await().atMost(Duration.ofSeconds(30)).until(() -> listed.scans.get() >= 2 * perPlan);
+        assertThat(listed.scans.get()).isEqualTo(2 * perPlan);
     }
 
     private static UpdateHook hook(int timeoutSeconds) {
@@ -102,38 +94,7 @@ class GatekeeperServiceIT {
     }
 
     private GatekeeperService service() {
-        GatekeeperService.Cluster caches = new GatekeeperService.Cluster() {
-            @Override
-            public Node node(String name) {
-                return null;
-            }
-
-            @Override
-            public List<Node> nodes() {
-                scans.incrementAndGet();
-                return nodes;
-            }
-
-            @Override
-            public GenericKubernetesResource pool(String name) {
-                return null;
-            }
-
-            @Override
-            public NodeView view(Node node) {
-                return Views.node(node, null);
-            }
-
-            @Override
-            public String poolOf(NodeView node) {
-                return "worker";
-            }
-        };
-        GatekeeperService.Settings settings = new GatekeeperService.Settings("test",
-                KafkaSettings.of(Map.of("bootstrap.servers", "127.0.0.1:9")), "requests", "verdicts", "dead-letter",
-                "mcdhooks", "pause", Duration.ofSeconds(1), Duration.ofSeconds(10), 10);
         context = vertx.getOrCreateContext();
-        return new GatekeeperService(vertx, context, cluster.newClient(), settings, caches, null,
-                BridgeMetrics.create(), Clock.systemUTC());
+        return listed.service(vertx, context, cluster.newClient());
     }
 }

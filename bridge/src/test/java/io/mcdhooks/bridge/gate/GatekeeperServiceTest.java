@@ -2,14 +2,11 @@ package io.mcdhooks.bridge.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,10 +19,6 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.mcdhooks.bridge.mco.NodeView;
-import io.mcdhooks.bridge.mco.Views;
-import io.mcdhooks.bridge.metrics.BridgeMetrics;
-import io.mcdhooks.schemas.kafka.KafkaSettings;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
@@ -36,7 +29,7 @@ class GatekeeperServiceTest {
 
     private Vertx vertx;
     private KubernetesClient client;
-    private final AtomicInteger scans = new AtomicInteger();
+    private ListedCluster cluster;
     private final List<Node> nodes = new ArrayList<>();
 
     @BeforeEach
@@ -84,7 +77,7 @@ class GatekeeperServiceTest {
     /** Scans counted once everything queued on the event loop before this call has run. */
     private int scansAfterQueuedWork(Context context) throws Exception {
         CompletableFuture<Integer> count = new CompletableFuture<>();
-        context.runOnContext(v -> context.runOnContext(w -> count.complete(scans.get())));
+        context.runOnContext(v -> context.runOnContext(w -> count.complete(cluster.scans.get())));
         return count.get(30, TimeUnit.SECONDS);
     }
 
@@ -93,37 +86,7 @@ class GatekeeperServiceTest {
                 .withApiVersion("machineconfiguration.openshift.io/v1").withKind("MachineConfigPool")
                 .withNewMetadata().withName("worker").endMetadata()
                 .addToAdditionalProperties("spec", Map.of("paused", false)).build();
-        GatekeeperService.Cluster cluster = new GatekeeperService.Cluster() {
-            @Override
-            public Node node(String name) {
-                return nodes.stream().filter(n -> n.getMetadata().getName().equals(name)).findFirst().orElse(null);
-            }
-
-            @Override
-            public List<Node> nodes() {
-                scans.incrementAndGet();
-                return nodes;
-            }
-
-            @Override
-            public GenericKubernetesResource pool(String name) {
-                return "worker".equals(name) ? pool : null;
-            }
-
-            @Override
-            public NodeView view(Node node) {
-                return Views.node(node, null);
-            }
-
-            @Override
-            public String poolOf(NodeView node) {
-                return "worker";
-            }
-        };
-        GatekeeperService.Settings settings = new GatekeeperService.Settings("test",
-                KafkaSettings.of(Map.of("bootstrap.servers", "127.0.0.1:9")), "requests", "verdicts", "dead-letter",
-                "mcdhooks", "pause", Duration.ofSeconds(1), Duration.ofSeconds(10), 10);
-        return new GatekeeperService(vertx, context, client, settings, cluster, null, BridgeMetrics.create(),
-                Clock.systemUTC());
+        cluster = new ListedCluster(nodes, pool);
+        return cluster.service(vertx, context, client);
     }
 }

@@ -1,0 +1,69 @@
+package io.mcdhooks.bridge.gate;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.mcdhooks.bridge.mco.NodeView;
+import io.mcdhooks.bridge.mco.Views;
+import io.mcdhooks.bridge.metrics.BridgeMetrics;
+import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+
+/**
+ * The gatekeeper's view of a cluster as fixed lists, every node in pool "worker", counting how
+ * often the service scans every node: what a lever plan costs.
+ */
+final class ListedCluster implements GatekeeperService.Cluster {
+
+    final AtomicInteger scans = new AtomicInteger();
+    private final List<Node> nodes;
+    private final GenericKubernetesResource pool;
+
+    /** @param pool the "worker" pool, or {@code null} for none */
+    ListedCluster(List<Node> nodes, GenericKubernetesResource pool) {
+        this.nodes = nodes;
+        this.pool = pool;
+    }
+
+    /** A gatekeeper service over this cluster, writing through {@code client}, with no Kafka behind it. */
+    GatekeeperService service(Vertx vertx, Context context, KubernetesClient client) {
+        GatekeeperService.Settings settings = new GatekeeperService.Settings("test",
+                KafkaSettings.of(Map.of("bootstrap.servers", "127.0.0.1:9")), "requests", "verdicts", "dead-letter",
+                "mcdhooks", "pause", Duration.ofSeconds(1), Duration.ofSeconds(10), 10);
+        return new GatekeeperService(vertx, context, client, settings, this, null, BridgeMetrics.create(),
+                Clock.systemUTC());
+    }
+
+    @Override
+    public Node node(String name) {
+        return nodes.stream().filter(n -> n.getMetadata().getName().equals(name)).findFirst().orElse(null);
+    }
+
+    @Override
+    public List<Node> nodes() {
+        scans.incrementAndGet();
+        return nodes;
+    }
+
+    @Override
+    public GenericKubernetesResource pool(String name) {
+        return "worker".equals(name) ? pool : null;
+    }
+
+    @Override
+    public NodeView view(Node node) {
+        return Views.node(node, null);
+    }
+
+    @Override
+    public String poolOf(NodeView node) {
+        return "worker";
+    }
+}
