@@ -20,6 +20,7 @@ import io.mcdhooks.bridge.gate.GatekeeperService;
 import io.mcdhooks.bridge.mco.McnView;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
+import io.mcdhooks.bridge.mco.NodeViews;
 import io.mcdhooks.bridge.mco.Views;
 import io.mcdhooks.bridge.metrics.BridgeMetrics;
 import io.mcdhooks.bridge.publish.KafkaRecordSender;
@@ -65,6 +66,7 @@ public final class BridgeVerticle extends VerticleBase {
     private final BridgeMetrics metrics;
     private final CloudEventsKafka cloudEvents = new CloudEventsKafka(new MessageCodec());
     private final Map<String, McnView> mcns = new HashMap<>();
+    private final NodeViews views = new NodeViews();
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
 
     private BridgeState state;
@@ -289,10 +291,11 @@ public final class BridgeVerticle extends VerticleBase {
         if (gatekeeper != null) {
             gatekeeper.onNodeDeleted(node);
         }
+        views.forget(node.getMetadata().getName());
     }
 
     private NodeView view(Node node) {
-        return Views.node(node, mcns.get(node.getMetadata().getName()));
+        return views.of(node, mcns.get(node.getMetadata().getName()));
     }
 
     private void publish(List<Outgoing> messages) {

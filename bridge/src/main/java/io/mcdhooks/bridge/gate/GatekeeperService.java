@@ -116,6 +116,8 @@ public final class GatekeeperService {
     private final Map<String, String> evented = new HashMap<>();
     /** Pools whose pause is to be planned once the events queued now are handled. */
     private final Set<String> poolsToPlan = new java.util.LinkedHashSet<>();
+    /** Per pool, the target and whether it rolls out, as its nodes' levers were last planned for. */
+    private final Map<String, String> poolRollouts = new java.util.HashMap<>();
     private long deadLettered;
     private long verdictRecords;
     private final Map<String, Map<String, java.security.PublicKey>> hookKeys = new HashMap<>();
@@ -285,7 +287,16 @@ public final class GatekeeperService {
         if (!following) {
             return;
         }
-        reconcilePool(pool.getMetadata().getName());
+        // A node's levers read only its pool's target and whether it rolls out; the pool's status
+        // counts change with every step of every node, and only the pause depends on them.
+        String name = pool.getMetadata().getName();
+        PoolView view = Views.pool(pool);
+        String rollout = view.targetConfig() + (view.rolling() ? " rolling" : " at rest");
+        if (!rollout.equals(poolRollouts.put(name, rollout))) {
+            reconcilePool(name);
+        } else {
+            reconcilePoolPauseSoon(name);
+        }
     }
 
     private void onHook(UpdateHook hook) {

@@ -74,6 +74,42 @@ class GatekeeperServiceTest {
         assertThat(scansAfterQueuedWork(context)).isEqualTo(before + 2);
     }
 
+    @Test
+    void poolStatusWritesPlanOnlyThePauseAndANewTargetPlansEveryNode() throws Exception {
+        // Given a gatekeeper planning levers on a 1,000-node pool at rest on rendered-a
+        Context context = vertx.getOrCreateContext();
+        GatekeeperService service = service(context);
+        context.runOnContext(v -> {
+            service.startPlanning();
+            service.onPool(pool("rendered-a", "rendered-a", NODES));
+        });
+        int before = scansAfterQueuedWork(context);
+
+        // When the MCC writes the pool's status counts again and again, its target unchanged
+        context.runOnContext(v -> {
+            for (int i = 0; i < 100; i++) {
+                service.onPool(pool("rendered-a", "rendered-a", i));
+            }
+        });
+
+        // Then only the pool's pause is planned, once: no node's levers read those counts
+        assertThat(scansAfterQueuedWork(context)).isEqualTo(before + 1);
+
+        // And a new target plans every node's levers, then the pause
+        context.runOnContext(v -> service.onPool(pool("rendered-b", "rendered-a", 0)));
+        assertThat(scansAfterQueuedWork(context)).isEqualTo(before + 3);
+    }
+
+    private static GenericKubernetesResource pool(String target, String current, int updated) {
+        return new GenericKubernetesResourceBuilder()
+                .withApiVersion("machineconfiguration.openshift.io/v1").withKind("MachineConfigPool")
+                .withNewMetadata().withName("worker").endMetadata()
+                .addToAdditionalProperties("spec", Map.of("paused", false, "configuration", Map.of("name", target)))
+                .addToAdditionalProperties("status", Map.of("configuration", Map.of("name", current),
+                        "updatedMachineCount", updated, "machineCount", NODES))
+                .build();
+    }
+
     /** Scans counted once everything queued on the event loop before this call has run. */
     private int scansAfterQueuedWork(Context context) throws Exception {
         CompletableFuture<Integer> count = new CompletableFuture<>();

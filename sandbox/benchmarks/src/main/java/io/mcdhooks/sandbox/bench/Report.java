@@ -51,7 +51,7 @@ final class Report {
         md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Row row : rows) {
             Latency.Stats l = row.latency();
-            String ratio = l != null && floor != null && floor.p99() > 0
+            String ratio = l != null && row.againstFloor() && floor != null && floor.p99() > 0
                     ? String.format(Locale.ROOT, "%.1f×", l.p99() / floor.p99()) : "";
             md.append("| ").append(row.number()).append(" | ").append(row.name()).append(" | ").append(row.span())
                     .append(" | ").append(l == null ? "" : Long.toString(l.count()))

@@ -2,6 +2,7 @@ package io.mcdhooks.sandbox.bench;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -30,9 +31,17 @@ final class RolloutOverhead {
      */
     static final double DEFAULT_TIME_SCALE = 100;
 
-    record Result(double stockSeconds, double hookedSeconds) {
+    record Result(Run stock, Run hooked) {
+        double stockSeconds() {
+            return stock.seconds();
+        }
+
+        double hookedSeconds() {
+            return hooked.seconds();
+        }
+
         double overheadPercent() {
-            return (hookedSeconds / stockSeconds - 1) * 100;
+            return (hookedSeconds() / stockSeconds() - 1) * 100;
         }
     }
 
@@ -40,12 +49,16 @@ final class RolloutOverhead {
     }
 
     static Result measure(String bootstrap, int workers, int hooks, double timeScale) {
-        double stock = rollout(bootstrap, workers, 0, timeScale);
-        double hooked = rollout(bootstrap, workers, hooks, timeScale);
+        Run stock = rollout(bootstrap, workers, 0, timeScale);
+        Run hooked = rollout(bootstrap, workers, hooks, timeScale);
         return new Result(stock, hooked);
     }
 
-    static double rollout(String bootstrap, int workers, int hooks, double timeScale) {
+    /** One rollout: its time and its profile (see {@link RolloutTrace}). */
+    record Run(double seconds, double occupancy, Map<RolloutTrace.Step, Latency.Stats> phases, String profile) {
+    }
+
+    static Run rollout(String bootstrap, int workers, int hooks, double timeScale) {
         try (InMemoryCluster cluster = InMemoryCluster.start()) {
             KubernetesClient client = cluster.client();
             Topology.builder().masters(3).workers(workers)
@@ -65,6 +78,7 @@ final class RolloutOverhead {
                             () -> BenchBridge.poolPaused(client));
                 }
                 String before = target(client);
+                RolloutTrace trace = new RolloutTrace(client, before);
                 long start = System.nanoTime();
                 mco.applyMachineConfig(MachineConfigs.kernelType("99-worker-realtime", BenchBridge.POOL, "realtime"));
                 BenchBridge.waitFor(Duration.ofMinutes(2), "a new target config", () -> !before.equals(target(client)));
@@ -75,7 +89,10 @@ final class RolloutOverhead {
                     return target.equals(pool.get("status", "configuration", "name"))
                             && updated instanceof Number n && n.intValue() == workers;
                 });
-                return (System.nanoTime() - start) / 1e9;
+                double seconds = (System.nanoTime() - start) / 1e9;
+                trace.close();
+                int slots = MaxUnavailable.percent(10).resolve(workers);
+                return new Run(seconds, trace.occupancy(slots), trace.phases(), trace.summary(slots));
             }
         }
     }

@@ -29,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * {@code lastAppliedDrain}.
  *
  * <p>Drain: cordon (and re-cordon when someone uncordons mid-drain), evict every pod except
- * DaemonSet and mirror pods, honouring PodDisruptionBudgets; on failure retry after 1 min, after
- * 10 min of failures emit DrainThresholdExceeded and retry every 5 min, after 1 h also emit
- * DrainFailed. Uncordon: {@code spec.unschedulable=false}. Evicted ReplicaSet pods are recreated at
+ * DaemonSet and mirror pods, honouring PodDisruptionBudgets. As kubectl's drain helper the MCO
+ * uses, a refused eviction is retried every 5 s, and the drain has failed only when the helper's
+ * 90 s are up; on failure retry after 1 min, after 10 min of failures emit DrainThresholdExceeded
+ * and retry every 5 min, after 1 h also emit DrainFailed. Uncordon: {@code spec.unschedulable=false}. Evicted ReplicaSet pods are recreated at
  * once on another schedulable node (the ReplicaSet controller and scheduler, collapsed).
  */
 final class DrainController {
@@ -45,6 +46,9 @@ final class DrainController {
   private final Map<String, Instant> ongoingDrains = new ConcurrentHashMap<>();
   private final Map<String, SimClock.Timer> queued = new ConcurrentHashMap<>();
   private final Map<String, Integer> completions = new ConcurrentHashMap<>();
+  // The drain helper's current run per node, and when it last evicted a pod.
+  private final Map<String, Instant> helperStarted = new ConcurrentHashMap<>();
+  private final Map<String, Instant> lastEviction = new ConcurrentHashMap<>();
   // Deleted by us but maybe still in the informer: never evict or replace a pod twice.
   private final Set<String> evicted = ConcurrentHashMap.newKeySet();
   private final Random placement;
@@ -110,6 +114,7 @@ final class DrainController {
   }
 
   private void uncordon(String name, String desired) {
+    helperStarted.remove(name);
     sim.writer.update(name, n -> setUnschedulable(n, false));
     sim.mcns.set(name, "Uncordoned", "True", "UpdateCompleteUncordoned",
         "UnCordoned node. The node is reporting Unschedulable = false");
@@ -120,25 +125,38 @@ final class DrainController {
 
   private void drain(Node node, String desired) {
     String name = node.getMetadata().getName();
+    Instant now = sim.clock.now();
+    // A run of the drain helper spans its retries of refused evictions; the MCO's drainNode (its
+    // DrainFailed check, its cordon) runs once per helper run.
+    boolean newRun = !helperStarted.containsKey(name);
+    Instant helperStart = helperStarted.computeIfAbsent(name, k -> now);
     Instant started = ongoingDrains.get(name);
-    Duration failingFor = started == null ? Duration.ZERO
-        : Duration.between(started, sim.clock.now());
-    if (started != null && failingFor.compareTo(sim.timings.drainControllerTimeout()) > 0) {
+    Duration failingFor = started == null ? Duration.ZERO : Duration.between(started, now);
+    if (newRun && started != null && failingFor.compareTo(sim.timings.drainControllerTimeout()) > 0) {
       event(node, "Warning", "DrainFailed", "node " + name + ": drain exceeded timeout: "
           + sim.timings.drainControllerTimeout() + ". Will continue to retry.");
     }
     if (started == null || !unschedulable(node)) {
       sim.writer.update(name, n -> setUnschedulable(n, true));
-      ongoingDrains.put(name, sim.clock.now());
+      ongoingDrains.put(name, now);
       sim.mcns.set(name, "UpdateExecuted", "Unknown", "Cordoned",
           "Cordoned Node as part of update executed phase");
       sim.mcns.set(name, "Cordoned", "True", "UpdateExecutedCordoned",
           "Cordoned node. The node is reporting Unschedulable = true");
     }
-    sim.mcns.set(name, "Drained", "Unknown", "UpdateExecutedDrained",
-        "Draining node. The drain will not be complete until desired drainer " + desired
-            + " matches current drainer");
+    if (newRun) {
+      sim.mcns.set(name, "Drained", "Unknown", "UpdateExecutedDrained",
+          "Draining node. The drain will not be complete until desired drainer " + desired
+              + " matches current drainer");
+    }
     Optional<String> blocked = evictAll(name);
+    if (blocked.isPresent()
+        && now.plus(sim.timings.evictRetry()).isBefore(helperStart.plus(sim.timings.drainHelperTimeout()))) {
+      // Refused, but the helper tries again within its timeout: the drain has not failed yet.
+      enqueue(name, sim.timings.evictRetry());
+      return;
+    }
+    helperStarted.remove(name);
     if (blocked.isPresent()) {
       Duration retry = sim.timings.drainRequeue();
       if (failingFor.compareTo(sim.timings.drainFailingThreshold()) > 0) {
@@ -153,14 +171,17 @@ final class DrainController {
       enqueue(name, retry);
       return;
     }
-    // Evicted pods take their grace period to go; a slow-drain fault stretches it.
-    Duration wait = sim.timings.podTermination();
+    // Evicted pods take their grace period to go, counted from the last eviction (pods evicted
+    // before a refusal was retried are already on their way); a slow-drain fault stretches it.
+    Duration grace = sim.timings.podTermination();
     var slow = sim.fault(name, Fault.SlowDrain.class);
     if (slow != null) {
-      wait = wait.plus(slow.extra());
+      grace = grace.plus(slow.extra());
     }
+    Instant evictedAt = lastEviction.getOrDefault(name, now);
+    Duration wait = Duration.between(now, evictedAt.plus(sim.jittered(name, grace)));
     int token = completions.merge(name, 1, Integer::sum);
-    sim.clock.schedule("node/" + name, sim.jittered(name, wait),
+    sim.clock.schedule("node/" + name, wait.isNegative() ? Duration.ZERO : wait,
         () -> complete(name, desired, token));
   }
 
@@ -182,6 +203,7 @@ final class DrainController {
         "Drained node. The drain is complete as the desired drainer matches current drainer: "
             + desired);
     ongoingDrains.remove(name);
+    lastEviction.remove(name);
     sim.writer.annotate(name, Map.of(Mco.LAST_APPLIED_DRAIN, desired));
   }
 
@@ -208,6 +230,7 @@ final class DrainController {
         continue;
       }
       evicted.add(key(pod));
+      lastEviction.put(node, sim.clock.now());
       sim.client.pods().inNamespace(ns).withName(pod.getMetadata().getName()).delete();
       gone.add(key(pod));
       reschedule(pod, node);

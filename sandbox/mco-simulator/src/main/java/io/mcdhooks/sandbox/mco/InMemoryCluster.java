@@ -40,11 +40,26 @@ public final class InMemoryCluster implements AutoCloseable {
   private final KubernetesMockServer server;
   private final IndexedCrudDispatcher dispatcher;
   private final KubernetesClient client;
+  private final Thread forgetRequests;
 
-  private InMemoryCluster(KubernetesMockServer server, IndexedCrudDispatcher dispatcher) {
+  private InMemoryCluster(KubernetesMockServer server, MockWebServer web, IndexedCrudDispatcher dispatcher) {
     this.server = server;
     this.dispatcher = dispatcher;
     this.client = server.createClient();
+    // The web server keeps every request it served, body included, for takeRequest(); nothing
+    // here asks for them, and a 5,000-node rollout piled up a gigabyte of them until the heap ran
+    // out. Taken and dropped as they come.
+    this.forgetRequests = new Thread(() -> {
+      try {
+        while (!Thread.currentThread().isInterrupted()) {
+          web.takeRequest();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "in-memory-cluster-forget-requests");
+    forgetRequests.setDaemon(true);
+    forgetRequests.start();
   }
 
   /** Starts a server on a free localhost port and installs the MCO CustomResourceDefinitions. */
@@ -54,9 +69,10 @@ public final class InMemoryCluster implements AutoCloseable {
     MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
     var responses = new HashMap<ServerRequest, Queue<ServerResponse>>();
     var dispatcher = new IndexedCrudDispatcher();
-    var server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, dispatcher, false);
+    var web = new MockWebServer();
+    var server = new KubernetesMockServer(new Context(), web, responses, dispatcher, false);
     server.init();
-    var cluster = new InMemoryCluster(server, dispatcher);
+    var cluster = new InMemoryCluster(server, web, dispatcher);
     try {
       cluster.installCrds();
     } catch (RuntimeException e) {
@@ -132,6 +148,7 @@ public final class InMemoryCluster implements AutoCloseable {
   public void close() {
     client.close();
     server.destroy();
+    forgetRequests.interrupt();
   }
 
   private void installCrds() {

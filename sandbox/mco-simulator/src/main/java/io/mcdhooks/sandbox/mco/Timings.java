@@ -14,6 +14,8 @@ import java.time.Duration;
  * @param drainFailingThreshold after this, failed drains emit DrainThresholdExceeded (MCO: 10 min)
  * @param drainFailingRequeue retry delay once over the threshold (MCO: 5 min)
  * @param drainControllerTimeout after this, each failed drain emits DrainFailed (MCO: 1 h)
+ * @param evictRetry the drain helper's retry of a refused eviction (MCO: 5 s)
+ * @param drainHelperTimeout the drain helper gives up on one drain, which has then failed (MCO: 90 s)
  * @param podTermination time for evicted pods to terminate (Kubernetes default grace: 30 s)
  * @param writeFiles writing the config files
  * @param osUpdate pulling and staging an OS change (image, kernel, extensions, kargs)
@@ -31,6 +33,8 @@ public record Timings(
     Duration drainFailingThreshold,
     Duration drainFailingRequeue,
     Duration drainControllerTimeout,
+    Duration evictRetry,
+    Duration drainHelperTimeout,
     Duration podTermination,
     Duration writeFiles,
     Duration osUpdate,
@@ -50,6 +54,8 @@ public record Timings(
         Duration.ofMinutes(10),
         Duration.ofMinutes(5),
         Duration.ofHours(1),
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(90),
         Duration.ofSeconds(30),
         Duration.ofSeconds(2),
         Duration.ofSeconds(60),

@@ -142,6 +142,38 @@ class ExternalActorsIT {
   }
 
   @Test
+  void aGateRemovedWhileTheDrainHelperStillRetriesLetsThatDrainFinishWithoutARequeue() {
+    // At 20× the helper's 90 s are 4.5 s of wall time: room to remove the gate within them.
+    try (var sim = new Simulation(Topology.builder().masters(1).workers(2).workloadPodsPerNode(1))
+        .start(SimulatorConfig.defaults().withTimeScale(20))) {
+      // Given a gate that refuses the first eviction of worker-0's drain
+      sim.gate("worker-0");
+      sim.mco.applyMachineConfig(MachineConfigs.kernelType("99-worker-rt", "worker", "realtime"));
+      await().atMost(LONG).untilAsserted(() -> assertThat(podsOn(sim, "worker-0"))
+          .contains("gate-worker-0").noneMatch(pod -> pod.startsWith("app-")));
+      String target = sim.annotation("worker-0", Mco.DESIRED_CONFIG);
+      // (past the re-sync that the drain's own cordon triggers 5 s in)
+      java.time.Instant evicted = sim.mco.clock().now();
+      await().atMost(LONG).until(() -> sim.mco.clock().now().isAfter(evicted.plusSeconds(15)));
+
+      // When the gate goes while the helper is still retrying (every 5 s, for 90 s)
+      java.time.Instant removed = sim.mco.clock().now();
+      sim.ungate("worker-0");
+
+      // Then the drain finishes within that helper run: at most the other pods' grace and a
+      // retry after the gate went (and a poll's 2 s), not the 1-minute requeue of a failed drain
+      java.time.Instant[] drained = new java.time.Instant[1];
+      await().atMost(LONG).until(() -> {
+        drained[0] = sim.mco.clock().now();
+        return ("drain-" + target).equals(sim.annotation("worker-0", Mco.LAST_APPLIED_DRAIN));
+      });
+      Timings timings = sim.mco.config().timings();
+      assertThat(Duration.between(removed, drained[0])).isLessThan(
+          timings.podTermination().plus(timings.evictRetry()).plus(Duration.ofSeconds(10)));
+    }
+  }
+
+  @Test
   void theDrainControllerCordonsAgainWhenSomeoneUncordonsMidDrain() {
     try (var sim = new Simulation(Topology.builder().masters(1).workers(2)).start()) {
       sim.gate("worker-0");

@@ -1,0 +1,141 @@
+package io.mcdhooks.sandbox.bench;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.mcdhooks.sandbox.mco.Mco;
+
+/**
+ * The profile of row 6: when each worker reached each step of its update, as the harness's own
+ * node watch saw it, so that a slower rollout says where its time went. A node is <em>in
+ * flight</em> from being assigned the target until it is done and, where a gatekeeper holds it,
+ * released; {@link #occupancy} is how much of the pool's maxUnavailable the rollout kept busy.
+ */
+final class RolloutTrace implements AutoCloseable {
+
+    /** The steps of a node's update, in order. */
+    enum Step {
+        ASSIGNED, DRAINED, REBOOTING, DONE, RELEASED
+    }
+
+    private final String before;
+    private final Map<String, Map<Step, Long>> seen = new ConcurrentHashMap<>();
+    private final SharedIndexInformer<Node> informer;
+    private final long start;
+
+    /**
+     * Starts watching workers' way from the config {@code before} to whichever comes next, with
+     * {@code client}, which it leaves open. Start it before the change, so no step is missed.
+     */
+    RolloutTrace(KubernetesClient client, String before) {
+        this.before = before;
+        this.start = System.nanoTime();
+        informer = client.nodes().inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Node node) {
+                record(node);
+            }
+
+            @Override
+            public void onUpdate(Node old, Node node) {
+                record(node);
+            }
+
+            @Override
+            public void onDelete(Node node, boolean unknown) {
+            }
+        }, 0);
+    }
+
+    private void record(Node node) {
+        if (!node.getMetadata().getLabels().containsKey("node-role.kubernetes.io/" + BenchBridge.POOL)) {
+            return;
+        }
+        long now = System.nanoTime();
+        String desired = NodeWatch.annotation(node, Mco.DESIRED_CONFIG);
+        if (desired == null || desired.equals(before)) {
+            return;
+        }
+        Map<Step, Long> steps = seen.computeIfAbsent(node.getMetadata().getName(),
+                n -> new ConcurrentHashMap<>());
+        steps.putIfAbsent(Step.ASSIGNED, now);
+        if (("drain-" + desired).equals(NodeWatch.annotation(node, Mco.LAST_APPLIED_DRAIN))) {
+            steps.putIfAbsent(Step.DRAINED, now);
+        }
+        if (Mco.REBOOTING.equals(NodeWatch.annotation(node, Mco.POST_CONFIG_ACTION))) {
+            steps.putIfAbsent(Step.REBOOTING, now);
+        }
+        boolean done = desired.equals(NodeWatch.annotation(node, Mco.CURRENT_CONFIG))
+                && Mco.STATE_DONE.equals(NodeWatch.annotation(node, Mco.STATE));
+        if (done) {
+            steps.putIfAbsent(Step.DONE, now);
+            if (NodeWatch.released(node)) {
+                steps.putIfAbsent(Step.RELEASED, now);
+            }
+        }
+    }
+
+    /** Time from the step before to each step, over the workers that reached both. */
+    Map<Step, Latency.Stats> phases() {
+        Map<Step, Latency> phases = new EnumMap<>(Step.class);
+        for (Map<Step, Long> steps : seen.values()) {
+            Step previous = null;
+            for (Step step : Step.values()) {
+                Long at = steps.get(step);
+                if (at != null && previous != null && steps.get(previous) != null) {
+                    phases.computeIfAbsent(step, s -> new Latency()).record(at - steps.get(previous));
+                }
+                previous = step;
+            }
+        }
+        Map<Step, Latency.Stats> stats = new EnumMap<>(Step.class);
+        phases.forEach((step, latency) -> stats.put(step, latency.stats()));
+        return stats;
+    }
+
+    /**
+     * Node-seconds in flight over {@code maxUnavailable} × the rollout's time: 1 when the MCO kept
+     * every slot busy from the first assignment to the last release.
+     */
+    double occupancy(int maxUnavailable) {
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        double inFlight = 0;
+        for (Map<Step, Long> steps : seen.values()) {
+            Long from = steps.get(Step.ASSIGNED);
+            Long to = steps.get(Step.RELEASED);
+            if (from == null || to == null) {
+                continue;
+            }
+            first = Math.min(first, from);
+            last = Math.max(last, to);
+            inFlight += to - from;
+        }
+        return last <= first ? 0 : inFlight / ((double) (last - first) * maxUnavailable);
+    }
+
+    /** Seconds from the start of the trace to the first assignment. */
+    double secondsToFirstAssignment() {
+        return seen.values().stream().map(s -> s.get(Step.ASSIGNED)).filter(java.util.Objects::nonNull)
+                .mapToLong(Long::longValue).min().stream().mapToDouble(t -> (t - start) / 1e9).findFirst().orElse(0);
+    }
+
+    /** One line: time to the first assignment, occupancy, and each phase's p50 / p99 in ms. */
+    String summary(int maxUnavailable) {
+        StringBuilder line = new StringBuilder(String.format("first assignment after %.1f s, occupancy %.0f %%",
+                secondsToFirstAssignment(), occupancy(maxUnavailable) * 100));
+        phases().forEach((step, stats) -> line.append(String.format(", →%s p50 %.0f ms p99 %.0f ms",
+                step.name().toLowerCase(java.util.Locale.ROOT), stats.p50(), stats.p99())));
+        return line.toString();
+    }
+
+    @Override
+    public void close() {
+        informer.close();
+    }
+}
