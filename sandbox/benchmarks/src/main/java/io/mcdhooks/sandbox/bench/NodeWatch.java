@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import io.fabric8.kubernetes.api.model.Node;
@@ -30,15 +31,20 @@ final class NodeWatch implements AutoCloseable {
     /** Watches with {@code client}, which it closes. */
     NodeWatch(KubernetesClient client) {
         this.client = client;
-        informer = client.nodes().inform(new ResourceEventHandler<>() {
+        informer = inform(client, this::seen);
+    }
+
+    /** A node informer that hands every node added or updated to {@code seen}, on its thread. */
+    static SharedIndexInformer<Node> inform(KubernetesClient client, Consumer<Node> seen) {
+        return client.nodes().inform(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Node node) {
-                seen(node);
+                seen.accept(node);
             }
 
             @Override
             public void onUpdate(Node old, Node node) {
-                seen(node);
+                seen.accept(node);
             }
 
             @Override

@@ -6,7 +6,6 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.mcdhooks.sandbox.mco.Mco;
 
@@ -35,25 +34,12 @@ final class RolloutTrace implements AutoCloseable {
     RolloutTrace(KubernetesClient client, String before) {
         this.before = before;
         this.start = System.nanoTime();
-        informer = client.nodes().inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Node node) {
-                record(node);
-            }
-
-            @Override
-            public void onUpdate(Node old, Node node) {
-                record(node);
-            }
-
-            @Override
-            public void onDelete(Node node, boolean unknown) {
-            }
-        }, 0);
+        informer = NodeWatch.inform(client, this::record);
     }
 
     private void record(Node node) {
-        if (!node.getMetadata().getLabels().containsKey("node-role.kubernetes.io/" + BenchBridge.POOL)) {
+        Map<String, String> labels = node.getMetadata().getLabels();
+        if (labels == null || !labels.containsKey("node-role.kubernetes.io/" + BenchBridge.POOL)) {
             return;
         }
         long now = System.nanoTime();
@@ -121,8 +107,9 @@ final class RolloutTrace implements AutoCloseable {
 
     /** Seconds from the start of the trace to the first assignment. */
     double secondsToFirstAssignment() {
-        return seen.values().stream().map(s -> s.get(Step.ASSIGNED)).filter(java.util.Objects::nonNull)
-                .mapToLong(Long::longValue).min().stream().mapToDouble(t -> (t - start) / 1e9).findFirst().orElse(0);
+        long first = seen.values().stream().map(s -> s.get(Step.ASSIGNED)).filter(java.util.Objects::nonNull)
+                .mapToLong(Long::longValue).min().orElse(start);
+        return (first - start) / 1e9;
     }
 
     /** One line: time to the first assignment, occupancy, and each phase's p50 / p99 in ms. */
