@@ -6,17 +6,24 @@ import java.util.UUID;
 
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
 
-/** Bridge settings for a test: the test broker, topics of its own, a free port, topics created. */
-final class TestEnvironment {
+/**
+ * Bridge settings for a test: the test broker, topics of its own, a free port, topics created.
+ * Shipped in the bridge's test jar for the benchmarks and the fault-injection suite.
+ */
+public final class TestEnvironment {
 
     private TestEnvironment() {
     }
 
-    static Map<String, String> bridge(KafkaBroker broker, String cluster) {
-        String suffix = UUID.randomUUID().toString().substring(0, 8);
+    public static Map<String, String> bridge(KafkaBroker broker, String cluster) {
+        return bridge(broker.bootstrapServers(), cluster, UUID.randomUUID().toString().substring(0, 8));
+    }
+
+    /** With topics named {@code <topic>-<suffix>}: bridges given the same suffix share them. */
+    public static Map<String, String> bridge(String bootstrapServers, String cluster, String suffix) {
         Map<String, String> env = new HashMap<>();
         env.put("MCDHOOKS_CLUSTER", cluster);
-        env.put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
+        env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
         env.put("MCDHOOKS_TOPIC_LIFECYCLE", "lifecycle-" + suffix);
         env.put("MCDHOOKS_TOPIC_GATE_REQUESTS", "gates-" + suffix);
         env.put("MCDHOOKS_TOPIC_VERDICTS", "verdicts-" + suffix);

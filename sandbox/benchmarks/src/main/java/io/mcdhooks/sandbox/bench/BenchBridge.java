@@ -1,7 +1,6 @@
 package io.mcdhooks.sandbox.bench;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -13,6 +12,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.BridgeConfig;
 import io.mcdhooks.bridge.BridgeVerticle;
+import io.mcdhooks.bridge.TestEnvironment;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
 import io.mcdhooks.sandbox.mco.MachineConfigs;
@@ -43,18 +43,8 @@ final class BenchBridge implements AutoCloseable {
 
     /** Deploys a bridge with a client of its own (closed with it); register hooks before, so its gatekeeper knows them from the start. */
     static BenchBridge start(String bootstrap, KubernetesClient bridgeClient) {
-        String suffix = UUID.randomUUID().toString().substring(0, 8);
-        Map<String, String> env = new HashMap<>();
-        env.put("MCDHOOKS_CLUSTER", CLUSTER);
-        env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrap);
-        env.put("MCDHOOKS_TOPIC_LIFECYCLE", "lifecycle-" + suffix);
-        env.put("MCDHOOKS_TOPIC_GATE_REQUESTS", "gates-" + suffix);
-        env.put("MCDHOOKS_TOPIC_VERDICTS", "verdicts-" + suffix);
-        env.put("MCDHOOKS_TOPIC_GATE_DECISIONS", "decisions-" + suffix);
-        env.put("MCDHOOKS_TOPIC_DEAD_LETTER", "dead-letter-" + suffix);
-        env.put("MCDHOOKS_HTTP_PORT", "0");
-        env.put("MCDHOOKS_CREATE_TOPICS", "true");
-        env.put("MCDHOOKS_TOPIC_PARTITIONS", "3");
+        Map<String, String> env = TestEnvironment.bridge(bootstrap, CLUSTER,
+                UUID.randomUUID().toString().substring(0, 8));
         env.put("MCDHOOKS_NAMESPACE", NAMESPACE);
         BridgeConfig config = BridgeConfig.fromEnvironment(env);
         Vertx vertx = Vertx.vertx();

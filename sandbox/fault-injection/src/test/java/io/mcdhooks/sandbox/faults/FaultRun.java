@@ -40,6 +40,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.Leadership;
+import io.mcdhooks.bridge.TestEnvironment;
 import io.mcdhooks.bridge.gate.LeverActuator;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.hooks.UpdateHook;
@@ -377,19 +378,9 @@ final class FaultRun {
     }
 
     private ChildJvm bridge(String identity, String suffix) {
-        Map<String, String> env = new HashMap<>();
+        Map<String, String> env = TestEnvironment.bridge(broker.bootstrapServers(), CLUSTER, suffix);
         env.put("HOSTNAME", "{name}");
-        env.put("MCDHOOKS_CLUSTER", CLUSTER);
-        env.put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
         env.put("KAFKA_RECONNECT_BACKOFF_MAX_MS", "500");
-        env.put("MCDHOOKS_TOPIC_LIFECYCLE", "lifecycle-" + suffix);
-        env.put("MCDHOOKS_TOPIC_GATE_REQUESTS", "gates-" + suffix);
-        env.put("MCDHOOKS_TOPIC_VERDICTS", "verdicts-" + suffix);
-        env.put("MCDHOOKS_TOPIC_GATE_DECISIONS", "decisions-" + suffix);
-        env.put("MCDHOOKS_TOPIC_DEAD_LETTER", "dead-letter-" + suffix);
-        env.put("MCDHOOKS_HTTP_PORT", "0");
-        env.put("MCDHOOKS_CREATE_TOPICS", "true");
-        env.put("MCDHOOKS_TOPIC_PARTITIONS", "3");
         env.put("MCDHOOKS_NAMESPACE", NAMESPACE);
         env.put("MCDHOOKS_TICK", "200ms");
         env.put("MCDHOOKS_LAG_INTERVAL", "1s");
