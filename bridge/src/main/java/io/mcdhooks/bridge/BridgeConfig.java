@@ -1,13 +1,12 @@
 package io.mcdhooks.bridge;
 
+import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.mcdhooks.schemas.kafka.Topics;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-
-import io.mcdhooks.schemas.kafka.KafkaSettings;
-import io.mcdhooks.schemas.kafka.Topics;
 
 /**
  * The bridge's settings, from environment variables. Kafka client settings come from
@@ -52,8 +51,8 @@ public record BridgeConfig(
 
     public BridgeConfig {
         if (cluster == null || !cluster.matches("^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$")) {
-            throw new IllegalArgumentException("MCDHOOKS_CLUSTER='" + cluster
-                    + "' must be a lowercase DNS name of at most 63 characters");
+            throw new IllegalArgumentException(
+                    "MCDHOOKS_CLUSTER='" + cluster + "' must be a lowercase DNS name of at most 63 characters");
         }
         kafka.bootstrapServers();
         if (lagWindow < 1) {
@@ -71,7 +70,9 @@ public record BridgeConfig(
                 env.getOrDefault("MCDHOOKS_TOPIC_LIFECYCLE", Topics.LIFECYCLE),
                 env.getOrDefault("MCDHOOKS_TOPIC_GATE_REQUESTS", Topics.GATE_REQUESTS),
                 Arrays.stream(env.getOrDefault("MCDHOOKS_GATED_POOLS", "*").split(","))
-                        .map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toUnmodifiableSet()),
+                        .map(String::trim)
+                        .filter(s -> !s.isEmpty())
+                        .collect(Collectors.toUnmodifiableSet()),
                 Durations.parse("MCDHOOKS_GATE_TIMEOUT", env.getOrDefault("MCDHOOKS_GATE_TIMEOUT", "30m")),
                 Durations.parse("MCDHOOKS_RECOVERY_LOOKBACK", env.getOrDefault("MCDHOOKS_RECOVERY_LOOKBACK", "48h")),
                 integer(env, "MCDHOOKS_HTTP_PORT", 8080),

@@ -1,17 +1,5 @@
 package io.mcdhooks.bridge;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-
 import io.mcdhooks.bridge.mco.McnView;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
@@ -29,6 +17,17 @@ import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.LifecycleEvent;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Transition;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The bridge's memory and judgement, without I/O: what has been published about every node and
@@ -73,7 +72,8 @@ public final class BridgeState {
 
     /** Feeds back a lifecycle event published before a restart. */
     public void recover(LifecycleEvent event) {
-        String target = event.toImage() == null ? event.toConfig()
+        String target = event.toImage() == null
+                ? event.toConfig()
                 : event.toConfig() == null ? event.toImage() : event.toConfig() + "@" + event.toImage();
         String discriminator = event.transition() == Transition.DEGRADED ? event.reason() : "";
         Observed observed = new Observed(event.transition(), target, true, discriminator);
@@ -114,7 +114,9 @@ public final class BridgeState {
         }
         pools.put(pool.name(), prior);
         for (OwedGate owed : settleOwed(pool.name())) {
-            if (owed.stage() == Stage.POOL_PRE_UPDATE && owed.target().equals(pool.targetConfig()) && pool.rolling()
+            if (owed.stage() == Stage.POOL_PRE_UPDATE
+                    && owed.target().equals(pool.targetConfig())
+                    && pool.rolling()
                     && policy.gates(Stage.POOL_PRE_UPDATE, pool.name())) {
                 requestGate(Stage.POOL_PRE_UPDATE, pool.name(), null, pool.targetConfig(), now);
             }
@@ -146,7 +148,10 @@ public final class BridgeState {
         for (OwedGate owed : settleOwed(node.name())) {
             // A pre-update gate matters while the update is under way, a post-update one until it is released.
             boolean waits = owed.stage() == Stage.POST_UPDATE || node.updating();
-            if (waits && owed.target().equals(node.desiredConfig()) && pool != null && policy.gates(owed.stage(), pool)) {
+            if (waits
+                    && owed.target().equals(node.desiredConfig())
+                    && pool != null
+                    && policy.gates(owed.stage(), pool)) {
                 requestGate(owed.stage(), pool, node, node.desiredConfig(), now);
             }
         }
@@ -166,10 +171,20 @@ public final class BridgeState {
         }
         List<Outgoing> out = new ArrayList<>();
         for (Observed o : NodeClassifier.classify(prior, null, false)) {
-            LifecycleEvent event = new LifecycleEvent(cluster,
+            LifecycleEvent event = new LifecycleEvent(
+                    cluster,
                     new LifecycleEvent.ObjectRef(LifecycleEvent.ObjectRef.Kind.Node, name, nodeUids.get(name), null),
-                    McoApi.poolOfRenderedConfig(prior.target()), o.transition(), null, prior.target(), null, null,
-                    null, null, null, clock.instant(), o.late());
+                    McoApi.poolOfRenderedConfig(prior.target()),
+                    o.transition(),
+                    null,
+                    prior.target(),
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    clock.instant(),
+                    o.late());
             out.add(new Outgoing(event, lifecycleId("Node", nodeUids.getOrDefault(name, name), o), clock.instant()));
         }
         nodeUids.remove(name);
@@ -219,15 +234,26 @@ public final class BridgeState {
             return Optional.empty();
         }
         NodeView node = gate.node();
-        GateRequest.NodeFacts nodeFacts = node == null ? null
-                : new GateRequest.NodeFacts(node.name(), node.zone(), node.labels());
+        GateRequest.NodeFacts nodeFacts =
+                node == null ? null : new GateRequest.NodeFacts(node.name(), node.zone(), node.labels());
         String current = node == null ? pool.currentConfig() : node.currentConfig();
-        return Optional.of(new GateRequest(cluster, gate.gateId(), 1, gate.stage(),
+        return Optional.of(new GateRequest(
+                cluster,
+                gate.gateId(),
+                1,
+                gate.stage(),
                 new GateRequest.PoolFacts(pool.name(), pool.maxUnavailable(), pool.machineCount()),
-                nodeFacts, current, gate.targetConfig(),
-                new GateRequest.TargetFacts(target.osImageURL(), target.kernelType(), target.extensions(),
-                        target.kernelArguments(), node == null ? null : node.desiredImage()),
-                gate.requestedAt(), gate.requestedAt().plus(policy.deadline(gate.stage(), pool.name(), gateTimeout))));
+                nodeFacts,
+                current,
+                gate.targetConfig(),
+                new GateRequest.TargetFacts(
+                        target.osImageURL(),
+                        target.kernelType(),
+                        target.extensions(),
+                        target.kernelArguments(),
+                        node == null ? null : node.desiredImage()),
+                gate.requestedAt(),
+                gate.requestedAt().plus(policy.deadline(gate.stage(), pool.name(), gateTimeout))));
     }
 
     /**
@@ -250,30 +276,54 @@ public final class BridgeState {
     }
 
     private Outgoing nodeEvent(NodeView node, String pool, Observed o, Instant now) {
-        LifecycleEvent event = new LifecycleEvent(cluster,
-                new LifecycleEvent.ObjectRef(LifecycleEvent.ObjectRef.Kind.Node, node.name(), node.uid(),
-                        node.resourceVersion()),
-                pool, o.transition(), node.currentConfig(), node.desiredConfig(), node.currentImage(),
-                node.desiredImage(), clip(node.state(), 64),
-                clip(o.transition() == Transition.DEGRADED || o.transition() == Transition.RECOVERED
-                        ? o.discriminator() : node.reason(), 2048),
-                condition(node.mcn(), o.transition()), now, o.late());
+        LifecycleEvent event = new LifecycleEvent(
+                cluster,
+                new LifecycleEvent.ObjectRef(
+                        LifecycleEvent.ObjectRef.Kind.Node, node.name(), node.uid(), node.resourceVersion()),
+                pool,
+                o.transition(),
+                node.currentConfig(),
+                node.desiredConfig(),
+                node.currentImage(),
+                node.desiredImage(),
+                clip(node.state(), 64),
+                clip(
+                        o.transition() == Transition.DEGRADED || o.transition() == Transition.RECOVERED
+                                ? o.discriminator()
+                                : node.reason(),
+                        2048),
+                condition(node.mcn(), o.transition()),
+                now,
+                o.late());
         return new Outgoing(event, lifecycleId("Node", node.uid() == null ? node.name() : node.uid(), o), now);
     }
 
     private Outgoing poolEvent(PoolView pool, Observed o, Instant now) {
-        LifecycleEvent event = new LifecycleEvent(cluster,
-                new LifecycleEvent.ObjectRef(LifecycleEvent.ObjectRef.Kind.MachineConfigPool, pool.name(),
-                        pool.uid(), pool.resourceVersion()),
-                pool.name(), o.transition(), pool.currentConfig(), pool.targetConfig(), null, null, null,
-                o.transition() == Transition.POOL_DEGRADED ? clip(o.discriminator(), 2048) : null, null, now,
+        LifecycleEvent event = new LifecycleEvent(
+                cluster,
+                new LifecycleEvent.ObjectRef(
+                        LifecycleEvent.ObjectRef.Kind.MachineConfigPool,
+                        pool.name(),
+                        pool.uid(),
+                        pool.resourceVersion()),
+                pool.name(),
+                o.transition(),
+                pool.currentConfig(),
+                pool.targetConfig(),
+                null,
+                null,
+                null,
+                o.transition() == Transition.POOL_DEGRADED ? clip(o.discriminator(), 2048) : null,
+                null,
+                now,
                 o.late());
-        return new Outgoing(event,
-                lifecycleId("MachineConfigPool", pool.uid() == null ? pool.name() : pool.uid(), o), now);
+        return new Outgoing(
+                event, lifecycleId("MachineConfigPool", pool.uid() == null ? pool.name() : pool.uid(), o), now);
     }
 
     private String lifecycleId(String kind, String object, Observed o) {
-        return EventIds.lifecycle(cluster, kind, object, o.target(), o.transition().wire(), o.discriminator());
+        return EventIds.lifecycle(
+                cluster, kind, object, o.target(), o.transition().wire(), o.discriminator());
     }
 
     /** The MachineConfigNode condition that shows a transition, where the cluster serves one. */
@@ -307,10 +357,8 @@ public final class BridgeState {
         return text == null || text.length() <= max ? text : text.substring(0, max);
     }
 
-    private record PendingGate(String gateId, Stage stage, String pool, NodeView node, String targetConfig,
-                               Instant requestedAt) {
-    }
+    private record PendingGate(
+            String gateId, Stage stage, String pool, NodeView node, String targetConfig, Instant requestedAt) {}
 
-    private record OwedGate(Stage stage, String target) {
-    }
+    private record OwedGate(Stage stage, String target) {}
 }

@@ -1,17 +1,5 @@
 package io.mcdhooks.bridge;
 
-import java.net.URI;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
-import org.apache.kafka.common.TopicPartition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -29,6 +17,7 @@ import io.mcdhooks.bridge.publish.Outgoing;
 import io.mcdhooks.bridge.publish.PublishedLog;
 import io.mcdhooks.bridge.publish.RecordSender;
 import io.mcdhooks.bridge.publish.TopicSetup;
+import io.mcdhooks.bridge.ui.StatusPage;
 import io.mcdhooks.bridge.watch.McoInformers;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateRequest;
@@ -42,6 +31,16 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Watches Nodes, MachineConfigPools, MachineConfigNodes and rendered MachineConfigs, publishes
@@ -93,8 +92,8 @@ public final class BridgeVerticle extends VerticleBase {
         this(config, client, sender, clock, BridgeMetrics.create());
     }
 
-    private BridgeVerticle(BridgeConfig config, KubernetesClient client, RecordSender sender, Clock clock,
-                           BridgeMetrics metrics) {
+    private BridgeVerticle(
+            BridgeConfig config, KubernetesClient client, RecordSender sender, Clock clock, BridgeMetrics metrics) {
         this.config = config;
         this.client = client;
         this.injectedSender = sender;
@@ -113,17 +112,37 @@ public final class BridgeVerticle extends VerticleBase {
             ownSender = new KafkaRecordSender(vertx, config.kafka(), "mcdhooks-bridge-" + config.cluster());
             sender = ownSender;
         }
-        outbox = new Outbox(vertx, sender, cloudEvents, Map.of(
-                LifecycleEvent.class, config.lifecycleTopic(),
-                GateRequest.class, config.gateRequestsTopic(),
-                GateDecision.class, config.decisionsTopic()),
-                URI.create("/clusters/" + config.cluster() + "/bridge"), metrics::publishFailure);
+        outbox = new Outbox(
+                vertx,
+                sender,
+                cloudEvents,
+                Map.of(
+                        LifecycleEvent.class, config.lifecycleTopic(),
+                        GateRequest.class, config.gateRequestsTopic(),
+                        GateDecision.class, config.decisionsTopic()),
+                URI.create("/clusters/" + config.cluster() + "/bridge"),
+                metrics::publishFailure);
         GatePolicy policy = GatePolicy.pools(config.gatedPools());
         if (config.gatekeeper()) {
-            gatekeeper = new GatekeeperService(vertx, context, client, new GatekeeperService.Settings(
-                    config.cluster(), config.kafka(), config.gateRequestsTopic(), config.verdictsTopic(),
-                    config.deadLetterTopic(), config.namespace(), config.gatePodImage(), config.tick(),
-                    config.lagInterval(), config.lagWindow()), new ClusterCaches(), outbox, metrics, clock);
+            gatekeeper = new GatekeeperService(
+                    vertx,
+                    context,
+                    client,
+                    new GatekeeperService.Settings(
+                            config.cluster(),
+                            config.kafka(),
+                            config.gateRequestsTopic(),
+                            config.verdictsTopic(),
+                            config.deadLetterTopic(),
+                            config.namespace(),
+                            config.gatePodImage(),
+                            config.tick(),
+                            config.lagInterval(),
+                            config.lagWindow()),
+                    new ClusterCaches(),
+                    outbox,
+                    metrics,
+                    clock);
             policy = new GatePolicy() {
                 @Override
                 public boolean gates(Stage stage, String pool) {
@@ -146,15 +165,17 @@ public final class BridgeVerticle extends VerticleBase {
                     if (gatekeeper != null) {
                         gatekeeper.recover(recovered.messages());
                     }
-                    LOG.atInfo().addKeyValue("messages", recovered.messages().size())
+                    LOG.atInfo()
+                            .addKeyValue("messages", recovered.messages().size())
                             .log("read back what was published before");
                     return startInformers().map(recovered);
                 })
-                .compose(recovered -> gatekeeper == null ? Future.succeededFuture()
-                        : gatekeeper.follow(recovered.ends()))
+                .compose(recovered ->
+                        gatekeeper == null ? Future.succeededFuture() : gatekeeper.follow(recovered.ends()))
                 .onSuccess(v -> {
                     synced = true;
-                    LOG.atInfo().addKeyValue("mcn", mcnVersion == null ? "none" : mcnVersion)
+                    LOG.atInfo()
+                            .addKeyValue("mcn", mcnVersion == null ? "none" : mcnVersion)
                             .addKeyValue("gatekeeper", gatekeeper != null)
                             .log("bridge watching cluster {}", config.cluster());
                 });
@@ -185,15 +206,21 @@ public final class BridgeVerticle extends VerticleBase {
 
     private Void ensureTopics() {
         if (config.createTopics()) {
-            TopicSetup.ensure(config.kafka(), List.of(config.lifecycleTopic(), config.gateRequestsTopic(),
-                    config.verdictsTopic(), config.decisionsTopic(), config.deadLetterTopic()), config.topicPartitions());
+            TopicSetup.ensure(
+                    config.kafka(),
+                    List.of(
+                            config.lifecycleTopic(),
+                            config.gateRequestsTopic(),
+                            config.verdictsTopic(),
+                            config.decisionsTopic(),
+                            config.deadLetterTopic()),
+                    config.topicPartitions());
         }
         return null;
     }
 
     /** What a restart reads back, and where each partition's read stopped. */
-    private record ReadBack(List<Message> messages, Map<TopicPartition, Long> ends) {
-    }
+    private record ReadBack(List<Message> messages, Map<TopicPartition, Long> ends) {}
 
     private ReadBack readBack() {
         List<String> topics = new ArrayList<>(List.of(config.lifecycleTopic(), config.gateRequestsTopic()));
@@ -202,8 +229,15 @@ public final class BridgeVerticle extends VerticleBase {
             topics.add(config.verdictsTopic());
         }
         List<Message> recovered = new ArrayList<>();
-        Map<TopicPartition, Long> ends = PublishedLog.read(config.kafka(), topics, config.cluster(),
-                config.recoveryLookback(), Duration.ofMinutes(2), cloudEvents, clock, recovered::add);
+        Map<TopicPartition, Long> ends = PublishedLog.read(
+                config.kafka(),
+                topics,
+                config.cluster(),
+                config.recoveryLookback(),
+                Duration.ofMinutes(2),
+                cloudEvents,
+                clock,
+                recovered::add);
         return new ReadBack(recovered, ends);
     }
 
@@ -218,18 +252,26 @@ public final class BridgeVerticle extends VerticleBase {
     private Future<Void> startInformers() {
         Context ctx = context;
         // Pools and rendered configs first: gate requests and levers need them.
-        poolInformer = McoInformers.informer(client, McoApi.POOL_KIND, "v1", RESYNC_MILLIS, McoInformers.levelHandler(
-                p -> ctx.runOnContext(v -> onPool(p)),
-                (p, unknown) -> { }));
-        SharedIndexInformer<GenericKubernetesResource> configs = McoInformers.informer(client, McoApi.CONFIG_KIND, "v1",
-                RESYNC_MILLIS, McoInformers.levelHandler(
+        poolInformer = McoInformers.informer(
+                client,
+                McoApi.POOL_KIND,
+                "v1",
+                RESYNC_MILLIS,
+                McoInformers.levelHandler(p -> ctx.runOnContext(v -> onPool(p)), (p, unknown) -> {}));
+        SharedIndexInformer<GenericKubernetesResource> configs = McoInformers.informer(
+                client,
+                McoApi.CONFIG_KIND,
+                "v1",
+                RESYNC_MILLIS,
+                McoInformers.levelHandler(
                         c -> {
                             if (c.getMetadata().getName().startsWith(McoApi.RENDERED_PREFIX)) {
                                 ctx.runOnContext(v -> publish(state.onRenderedConfig(Views.renderedConfig(c))));
                             }
                         },
-                        (c, unknown) -> { }));
-        return started(poolInformer).compose(v -> started(configs))
+                        (c, unknown) -> {}));
+        return started(poolInformer)
+                .compose(v -> started(configs))
                 .compose(v -> startMcnInformer(ctx))
                 .compose(v -> {
                     nodeInformer = client.nodes().runnableInformer(RESYNC_MILLIS);
@@ -250,10 +292,15 @@ public final class BridgeVerticle extends VerticleBase {
     }
 
     private Future<Void> tryMcn(Context ctx, String version) {
-        SharedIndexInformer<GenericKubernetesResource> informer = McoInformers.informer(client, McoApi.MCN_KIND,
-                version, RESYNC_MILLIS, McoInformers.levelHandler(
+        SharedIndexInformer<GenericKubernetesResource> informer = McoInformers.informer(
+                client,
+                McoApi.MCN_KIND,
+                version,
+                RESYNC_MILLIS,
+                McoInformers.levelHandler(
                         m -> ctx.runOnContext(v -> onMcn(m.getMetadata().getName(), Views.machineConfigNode(m))),
-                        (m, unknown) -> ctx.runOnContext(v -> onMcn(m.getMetadata().getName(), null))));
+                        (m, unknown) ->
+                                ctx.runOnContext(v -> onMcn(m.getMetadata().getName(), null))));
         return started(informer).onSuccess(v -> mcnVersion = version).onFailure(e -> {
             informer.stop();
             informers.remove(informer);
@@ -314,28 +361,37 @@ public final class BridgeVerticle extends VerticleBase {
     }
 
     private Future<HttpServer> startHttp() {
-        io.mcdhooks.bridge.ui.StatusPage status = new io.mcdhooks.bridge.ui.StatusPage(config,
+        StatusPage status = new StatusPage(
+                config,
                 () -> nodeInformer == null ? List.of() : nodeInformer.getStore().list(),
-                () -> poolInformer == null ? List.of() : poolInformer.getStore().list(), () -> gatekeeper);
-        return vertx.createHttpServer().requestHandler(request -> {
-            switch (request.path()) {
-                case "/" -> status.servePage(request);
-                case "/api/status" -> status.serveStatus(request);
-                case "/healthz" -> request.response().end("ok");
-                case "/metrics" -> request.response()
-                        .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(metrics.scrape());
-                case "/readyz" -> {
-                    JsonObject body = new JsonObject()
-                            .put("informersSynced", synced)
-                            .put("kafkaHealthy", outbox.healthy())
-                            .put("pendingMessages", outbox.pending())
-                            .put("pendingGateRequests", state.pendingGateCount());
-                    request.response().setStatusCode(ready() ? 200 : 503)
-                            .putHeader("content-type", "application/json").end(body.encode());
-                }
-                default -> request.response().setStatusCode(404).end();
-            }
-        }).listen(config.httpPort(), "0.0.0.0").onSuccess(server -> http = server);
+                () -> poolInformer == null ? List.of() : poolInformer.getStore().list(),
+                () -> gatekeeper);
+        return vertx.createHttpServer()
+                .requestHandler(request -> {
+                    switch (request.path()) {
+                        case "/" -> status.servePage(request);
+                        case "/api/status" -> status.serveStatus(request);
+                        case "/healthz" -> request.response().end("ok");
+                        case "/metrics" ->
+                            request.response()
+                                    .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
+                                    .end(metrics.scrape());
+                        case "/readyz" -> {
+                            JsonObject body = new JsonObject()
+                                    .put("informersSynced", synced)
+                                    .put("kafkaHealthy", outbox.healthy())
+                                    .put("pendingMessages", outbox.pending())
+                                    .put("pendingGateRequests", state.pendingGateCount());
+                            request.response()
+                                    .setStatusCode(ready() ? 200 : 503)
+                                    .putHeader("content-type", "application/json")
+                                    .end(body.encode());
+                        }
+                        default -> request.response().setStatusCode(404).end();
+                    }
+                })
+                .listen(config.httpPort(), "0.0.0.0")
+                .onSuccess(server -> http = server);
     }
 
     /** The informer caches, as the gatekeeper sees the cluster. */

@@ -7,8 +7,7 @@ import java.util.Locale;
 /** Durations as people write them in configuration: {@code 30s}, {@code 5m}, {@code 48h}, {@code 250ms}, or ISO-8601. */
 public final class Durations {
 
-    private Durations() {
-    }
+    private Durations() {}
 
     public static Duration parse(String name, String text) {
         String value = text.trim().toLowerCase(Locale.ROOT);
@@ -28,7 +27,8 @@ public final class Durations {
                 default -> throw new NumberFormatException();
             };
         } catch (NumberFormatException | DateTimeParseException | StringIndexOutOfBoundsException e) {
-            throw new IllegalArgumentException(name + "='" + text + "' is not a duration such as 30s, 5m, 48h or PT30M", e);
+            throw new IllegalArgumentException(
+                    name + "='" + text + "' is not a duration such as 30s, 5m, 48h or PT30M", e);
         }
     }
 }

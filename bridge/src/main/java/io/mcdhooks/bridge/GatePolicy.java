@@ -1,9 +1,8 @@
 package io.mcdhooks.bridge;
 
+import io.mcdhooks.schemas.Stage;
 import java.time.Duration;
 import java.util.Set;
-
-import io.mcdhooks.schemas.Stage;
 
 /** Which gates the bridge requests: a stage of a pool is gated or not. */
 @FunctionalInterface

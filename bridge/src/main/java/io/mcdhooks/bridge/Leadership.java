@@ -1,5 +1,10 @@
 package io.mcdhooks.bridge;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -7,15 +12,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
-import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
-import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 
 /**
  * Leader election on a Kubernetes Lease: of several bridge replicas only the leader watches,
@@ -27,8 +25,7 @@ public final class Leadership {
     public static final String LEASE = "mcdhooks-gatekeeper";
     private static final Logger LOG = LoggerFactory.getLogger(Leadership.class);
 
-    private Leadership() {
-    }
+    private Leadership() {}
 
     /**
      * Campaigns for the lease until the returned future is cancelled (which releases the lease).
@@ -36,8 +33,13 @@ public final class Leadership {
      * @param leaseDuration how long a leader that stops renewing keeps the lease; a standby takes
      *                      over after at most this long
      */
-    public static CompletableFuture<?> campaign(KubernetesClient client, String namespace, String identity,
-                                                Duration leaseDuration, Runnable onLead, Runnable onLose) {
+    public static CompletableFuture<?> campaign(
+            KubernetesClient client,
+            String namespace,
+            String identity,
+            Duration leaseDuration,
+            Runnable onLead,
+            Runnable onLose) {
         Duration renewDeadline = leaseDuration.multipliedBy(2).dividedBy(3);
         // fabric8 checks the renew deadline only between attempts, and one attempt can hang far past
         // the lease in the client's own retries (a 5xx, a slow API server): the old leader kept
@@ -57,14 +59,20 @@ public final class Leadership {
             return t;
         });
         long period = Math.max(10, renewDeadline.toMillis() / 20);
-        watchdog.scheduleAtFixedRate(() -> {
-            if (leading.get() && System.nanoTime() - renewedAt.get() > renewDeadline.toNanos()) {
-                LOG.atWarn().addKeyValue("identity", identity)
-                        .log("lease not renewed within {}: stop acting before another replica may take it",
-                                renewDeadline);
-                lose.run();
-            }
-        }, period, period, TimeUnit.MILLISECONDS);
+        watchdog.scheduleAtFixedRate(
+                () -> {
+                    if (leading.get() && System.nanoTime() - renewedAt.get() > renewDeadline.toNanos()) {
+                        LOG.atWarn()
+                                .addKeyValue("identity", identity)
+                                .log(
+                                        "lease not renewed within {}: stop acting before another replica may take it",
+                                        renewDeadline);
+                        lose.run();
+                    }
+                },
+                period,
+                period,
+                TimeUnit.MILLISECONDS);
         CompletableFuture<?> campaign = client.leaderElector()
                 .withConfig(new LeaderElectionConfigBuilder()
                         .withName(LEASE)
@@ -75,15 +83,21 @@ public final class Leadership {
                         .withReleaseOnCancel(true)
                         .withLeaderCallbacks(new LeaderCallbacks(
                                 () -> {
-                                    LOG.atInfo().addKeyValue("identity", identity).log("leading");
+                                    LOG.atInfo()
+                                            .addKeyValue("identity", identity)
+                                            .log("leading");
                                     leading.set(true);
                                     onLead.run();
                                 },
                                 () -> {
-                                    LOG.atWarn().addKeyValue("identity", identity).log("lost the lease");
+                                    LOG.atWarn()
+                                            .addKeyValue("identity", identity)
+                                            .log("lost the lease");
                                     lose.run();
                                 },
-                                leader -> LOG.atInfo().addKeyValue("leader", leader).log("leader is {}", leader)))
+                                leader -> LOG.atInfo()
+                                        .addKeyValue("leader", leader)
+                                        .log("leader is {}", leader)))
                         .build())
                 .build()
                 .start();

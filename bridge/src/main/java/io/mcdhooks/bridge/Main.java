@@ -1,21 +1,20 @@
 package io.mcdhooks.bridge;
 
-import java.time.Duration;
-import java.util.UUID;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.mcdhooks.bridge.metrics.BridgeMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpServer;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The bridge process: configuration from the environment, one Vert.x, one Kubernetes client.
@@ -27,8 +26,7 @@ public final class Main {
 
     private static final Logger LOG = LoggerFactory.getLogger(Main.class);
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         BridgeConfig config;
@@ -39,7 +37,9 @@ public final class Main {
             System.exit(2);
             return;
         }
-        LOG.atInfo().addKeyValue("cluster", config.cluster()).addKeyValue("kafka", config.kafka())
+        LOG.atInfo()
+                .addKeyValue("cluster", config.cluster())
+                .addKeyValue("kafka", config.kafka())
                 .log("starting bridge");
         BridgeMetrics metrics = BridgeMetrics.create();
         // Vert.x reports its own metrics (event loops, HTTP, pools) into the same registry.
@@ -48,33 +48,48 @@ public final class Main {
                 .withMetrics(new MicrometerMetricsFactory(metrics.registry()))
                 .build();
         KubernetesClient client = new KubernetesClientBuilder()
-                .withHttpClientFactory(new Vertx5HttpClientFactory(vertx)).build();
+                .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))
+                .build();
         boolean elect = Boolean.parseBoolean(System.getenv().getOrDefault("MCDHOOKS_LEADER_ELECTION", "true"));
         // A standby answers the probes too, until it leads and the bridge takes the port.
-        Future<HttpServer> standby = elect ? StandbyEndpoints.start(vertx, config.httpPort(), metrics)
-                .onFailure(e -> LOG.warn("standby endpoints not served: {}", e.getMessage()))
+        Future<HttpServer> standby = elect
+                ? StandbyEndpoints.start(vertx, config.httpPort(), metrics)
+                        .onFailure(e -> LOG.warn("standby endpoints not served: {}", e.getMessage()))
                 : Future.succeededFuture();
-        Runnable deploy = () -> standby.transform(ar -> ar.succeeded() ? ar.result().close() : Future.succeededFuture())
-                .compose(v -> vertx.deployVerticle(new BridgeVerticle(config, client, metrics))).onFailure(e -> {
-                    LOG.error("bridge failed to start", e);
-                    System.exit(1);
-                });
-        java.util.concurrent.CompletableFuture<?> campaign = null;
+        Runnable deploy =
+                () -> standby.transform(ar -> ar.succeeded() ? ar.result().close() : Future.succeededFuture())
+                        .compose(v -> vertx.deployVerticle(new BridgeVerticle(config, client, metrics)))
+                        .onFailure(e -> {
+                            LOG.error("bridge failed to start", e);
+                            System.exit(1);
+                        });
+        CompletableFuture<?> campaign = null;
         if (elect) {
             String identity = System.getenv().getOrDefault("HOSTNAME", "bridge-" + UUID.randomUUID());
-            campaign = Leadership.campaign(client, config.namespace(), identity, Duration.ofSeconds(15), deploy,
+            campaign = Leadership.campaign(
+                    client,
+                    config.namespace(),
+                    identity,
+                    Duration.ofSeconds(15),
+                    deploy,
                     () -> Runtime.getRuntime().halt(1));
         } else {
             deploy.run();
         }
-        java.util.concurrent.CompletableFuture<?> lease = campaign;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            vertx.close().toCompletionStage().toCompletableFuture().join();
-            if (lease != null) {
-                // Releases the lease, so a standby takes over at once rather than after it expires.
-                lease.cancel(true);
-            }
-            client.close();
-        }, "bridge-shutdown"));
+        CompletableFuture<?> lease = campaign;
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            vertx.close()
+                                    .toCompletionStage()
+                                    .toCompletableFuture()
+                                    .join();
+                            if (lease != null) {
+                                // Releases the lease, so a standby takes over at once rather than after it expires.
+                                lease.cancel(true);
+                            }
+                            client.close();
+                        },
+                        "bridge-shutdown"));
     }
 }

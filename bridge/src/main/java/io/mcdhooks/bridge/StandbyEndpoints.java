@@ -14,19 +14,24 @@ import io.vertx.core.json.JsonObject;
  */
 final class StandbyEndpoints {
 
-    private StandbyEndpoints() {
-    }
+    private StandbyEndpoints() {}
 
     static Future<HttpServer> start(Vertx vertx, int port, BridgeMetrics metrics) {
-        return vertx.createHttpServer().requestHandler(request -> {
-            switch (request.path()) {
-                case "/healthz" -> request.response().end("ok: standby");
-                case "/readyz" -> request.response().putHeader("content-type", "application/json")
-                        .end(new JsonObject().put("role", "standby").encode());
-                case "/metrics" -> request.response()
-                        .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8").end(metrics.scrape());
-                default -> request.response().setStatusCode(404).end("standby: the leader serves this\n");
-            }
-        }).listen(port, "0.0.0.0");
+        return vertx.createHttpServer()
+                .requestHandler(request -> {
+                    switch (request.path()) {
+                        case "/healthz" -> request.response().end("ok: standby");
+                        case "/readyz" ->
+                            request.response()
+                                    .putHeader("content-type", "application/json")
+                                    .end(new JsonObject().put("role", "standby").encode());
+                        case "/metrics" ->
+                            request.response()
+                                    .putHeader("content-type", "text/plain; version=0.0.4; charset=utf-8")
+                                    .end(metrics.scrape());
+                        default -> request.response().setStatusCode(404).end("standby: the leader serves this\n");
+                    }
+                })
+                .listen(port, "0.0.0.0");
     }
 }

@@ -14,22 +14,10 @@ import static io.mcdhooks.schemas.Transition.WORKING;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.function.UnaryOperator;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.mcdhooks.bridge.mco.McoApi;
@@ -40,8 +28,17 @@ import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.LifecycleEvent;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Transition;
-import io.mcdhooks.schemas.kafka.KafkaSettings;
 import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The bridge against fabric8's in-memory API server and a real broker, with the MCD's writes
@@ -54,8 +51,18 @@ class BridgeIT {
     private static final String CLUSTER = "it-cluster";
     private static final String OLD = "rendered-worker-1111aaaa";
     private static final String NEW = "rendered-worker-2222bbbb";
-    private static final List<Transition> FULL_UPDATE = List.of(UPDATE_ASSIGNED, WORKING, DRAIN_REQUESTED, CORDONED,
-            DRAINED, APPLIED, REBOOTING, RESUMED, UNCORDON_REQUESTED, UNCORDONED, DONE);
+    private static final List<Transition> FULL_UPDATE = List.of(
+            UPDATE_ASSIGNED,
+            WORKING,
+            DRAIN_REQUESTED,
+            CORDONED,
+            DRAINED,
+            APPLIED,
+            REBOOTING,
+            RESUMED,
+            UNCORDON_REQUESTED,
+            UNCORDONED,
+            DONE);
 
     KubernetesClient client;
 
@@ -74,7 +81,8 @@ class BridgeIT {
         env.put("MCDHOOKS_GATEKEEPER", "false");
         config = BridgeConfig.fromEnvironment(env);
         vertx = Vertx.vertx();
-        reader = new KafkaTopicReader(broker.bootstrapServers(), List.of(config.lifecycleTopic(), config.gateRequestsTopic()));
+        reader = new KafkaTopicReader(
+                broker.bootstrapServers(), List.of(config.lifecycleTopic(), config.gateRequestsTopic()));
 
         createRenderedConfig(OLD, "default");
         createRenderedConfig(NEW, "realtime");
@@ -102,18 +110,21 @@ class BridgeIT {
         playUpdate("worker-0", 0, FULL_UPDATE.size());
 
         // Then the node's transitions are on Kafka exactly once each, in order, and on time
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(transitionsOf("worker-0")).containsExactlyElementsOf(FULL_UPDATE));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(transitionsOf("worker-0")).containsExactlyElementsOf(FULL_UPDATE));
         // (only APPLIED is inferred: without MachineConfigNodes the reboot is its first sign)
-        assertThat(lifecycle("worker-0")).filteredOn(LifecycleEvent::late).extracting(LifecycleEvent::transition)
+        assertThat(lifecycle("worker-0"))
+                .filteredOn(LifecycleEvent::late)
+                .extracting(LifecycleEvent::transition)
                 .containsExactly(APPLIED);
         assertThat(lifecycle("worker-0")).allMatch(e -> e.toConfig().equals(NEW) && "worker".equals(e.pool()));
         assertThat(transitionsOf("worker-1")).isEmpty();
         assertThat(transitionsOf("worker")).contains(Transition.NEW_TARGET_CONFIG);
 
         // And one gate request per stage, carrying the target's facts
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(gateRequests()).extracting(GateRequest::stage)
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(gateRequests())
+                        .extracting(GateRequest::stage)
                         .containsExactlyInAnyOrder(Stage.POOL_PRE_UPDATE, Stage.PRE_UPDATE, Stage.POST_UPDATE));
         for (GateRequest request : gateRequests()) {
             assertThat(request.cluster()).isEqualTo(CLUSTER);
@@ -139,8 +150,9 @@ class BridgeIT {
         // Given a bridge that saw the first half of an update
         deployBridge();
         playUpdate("worker-0", 0, 5);
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(transitionsOf("worker-0")).containsExactlyElementsOf(FULL_UPDATE.subList(0, 5)));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() ->
+                        assertThat(transitionsOf("worker-0")).containsExactlyElementsOf(FULL_UPDATE.subList(0, 5)));
 
         // When it stops, the node goes on into its reboot, and a new bridge starts
         vertx.close().await();
@@ -150,12 +162,16 @@ class BridgeIT {
         playUpdate("worker-0", 7, FULL_UPDATE.size());
 
         // Then every transition is on Kafka once, the missed ones marked late
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(transitionsOf("worker-0")).containsExactlyElementsOf(FULL_UPDATE));
-        assertThat(lifecycle("worker-0")).filteredOn(LifecycleEvent::late).extracting(LifecycleEvent::transition)
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(transitionsOf("worker-0")).containsExactlyElementsOf(FULL_UPDATE));
+        assertThat(lifecycle("worker-0"))
+                .filteredOn(LifecycleEvent::late)
+                .extracting(LifecycleEvent::transition)
                 .containsExactly(APPLIED, REBOOTING);
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(gateRequests())
-                .extracting(GateRequest::stage).containsExactlyInAnyOrder(Stage.PRE_UPDATE, Stage.POST_UPDATE));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(gateRequests())
+                        .extracting(GateRequest::stage)
+                        .containsExactlyInAnyOrder(Stage.PRE_UPDATE, Stage.POST_UPDATE));
         assertThat(ids()).doesNotHaveDuplicates();
     }
 
@@ -164,8 +180,8 @@ class BridgeIT {
         // Given a bridge following an update
         BridgeVerticle bridge = deployBridge();
         playUpdate("worker-0", 0, 3);
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(transitionsOf("worker-0")).hasSize(3));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(transitionsOf("worker-0")).hasSize(3));
 
         // When the broker goes away while the node moves on
         broker.stop();
@@ -174,11 +190,13 @@ class BridgeIT {
 
         // Then, once it is back, everything arrives, in order, once
         broker.start();
-        await().atMost(Duration.ofSeconds(90)).untilAsserted(() ->
-                assertThat(transitionsOf("worker-0")).containsExactlyElementsOf(FULL_UPDATE));
+        await().atMost(Duration.ofSeconds(90))
+                .untilAsserted(() -> assertThat(transitionsOf("worker-0")).containsExactlyElementsOf(FULL_UPDATE));
         await().atMost(Duration.ofSeconds(30)).until(bridge::ready);
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(gateRequests())
-                .extracting(GateRequest::stage).containsExactlyInAnyOrder(Stage.PRE_UPDATE, Stage.POST_UPDATE));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(gateRequests())
+                        .extracting(GateRequest::stage)
+                        .containsExactlyInAnyOrder(Stage.PRE_UPDATE, Stage.POST_UPDATE));
         assertThat(ids()).doesNotHaveDuplicates();
     }
 
@@ -189,8 +207,8 @@ class BridgeIT {
         BridgeVerticle bridge = deployBridge();
         await().atMost(Duration.ofSeconds(10)).until(bridge::ready);
         playUpdate("worker-1", 0, 2);
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(transitionsOf("worker-1")).containsExactly(UPDATE_ASSIGNED, WORKING));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(transitionsOf("worker-1")).containsExactly(UPDATE_ASSIGNED, WORKING));
     }
 
     private BridgeVerticle deployBridge() {
@@ -223,8 +241,8 @@ class BridgeIT {
             if (i < to - 1) {
                 // Let the bridge see each state: an update that skips states is a different test.
                 int seen = i + 1;
-                await().atMost(Duration.ofSeconds(30)).until(() -> transitionsOf(node).size() >= Math.min(seen, 5)
-                        || !brokerUp());
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> transitionsOf(node).size() >= Math.min(seen, 5) || !brokerUp());
             }
         }
     }
@@ -252,9 +270,12 @@ class BridgeIT {
     }
 
     private List<LifecycleEvent> lifecycle(String object) {
-        return all().stream().map(KafkaTopicReader.Read::message)
-                .filter(LifecycleEvent.class::isInstance).map(LifecycleEvent.class::cast)
-                .filter(e -> e.object().name().equals(object)).toList();
+        return all().stream()
+                .map(KafkaTopicReader.Read::message)
+                .filter(LifecycleEvent.class::isInstance)
+                .map(LifecycleEvent.class::cast)
+                .filter(e -> e.object().name().equals(object))
+                .toList();
     }
 
     private List<Transition> transitionsOf(String object) {
@@ -262,8 +283,11 @@ class BridgeIT {
     }
 
     private List<GateRequest> gateRequests() {
-        return all().stream().map(KafkaTopicReader.Read::message)
-                .filter(GateRequest.class::isInstance).map(GateRequest.class::cast).toList();
+        return all().stream()
+                .map(KafkaTopicReader.Read::message)
+                .filter(GateRequest.class::isInstance)
+                .map(GateRequest.class::cast)
+                .toList();
     }
 
     private void createNode(String name, String zone) {
@@ -275,32 +299,50 @@ class BridgeIT {
         annotations.put(McoApi.DESIRED_DRAIN, "uncordon-" + OLD);
         annotations.put(McoApi.LAST_APPLIED_DRAIN, "uncordon-" + OLD);
         annotations.put(McoApi.POST_CONFIG_ACTION, "");
-        client.nodes().resource(new NodeBuilder()
-                .withNewMetadata().withName(name).withAnnotations(annotations)
-                .withLabels(Map.of("node-role.kubernetes.io/worker", "", McoApi.ZONE_LABEL, zone)).endMetadata()
-                .withNewSpec().withUnschedulable(false).endSpec()
-                .withNewStatus().addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus()
-                .build()).create();
+        client.nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withAnnotations(annotations)
+                        .withLabels(Map.of("node-role.kubernetes.io/worker", "", McoApi.ZONE_LABEL, zone))
+                        .endMetadata()
+                        .withNewSpec()
+                        .withUnschedulable(false)
+                        .endSpec()
+                        .withNewStatus()
+                        .addNewCondition()
+                        .withType("Ready")
+                        .withStatus("True")
+                        .endCondition()
+                        .endStatus()
+                        .build())
+                .create();
     }
 
     private void createPool(String config) {
         GenericKubernetesResource pool = new GenericKubernetesResource();
         pool.setApiVersion(McoApi.V1);
         pool.setKind(McoApi.POOL_KIND);
-        pool.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("worker").build());
-        pool.setAdditionalProperty("spec", Map.of(
-                "configuration", Map.of("name", config),
-                "nodeSelector", Map.of("matchLabels", Map.of("node-role.kubernetes.io/worker", "")),
-                "paused", false));
+        pool.setMetadata(new ObjectMetaBuilder().withName("worker").build());
+        pool.setAdditionalProperty(
+                "spec",
+                Map.of(
+                        "configuration", Map.of("name", config),
+                        "nodeSelector", Map.of("matchLabels", Map.of("node-role.kubernetes.io/worker", "")),
+                        "paused", false));
         pool.setAdditionalProperty("status", Map.of("configuration", Map.of("name", config), "machineCount", 2));
-        client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1")).resource(pool).create();
+        client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1"))
+                .resource(pool)
+                .create();
     }
 
     private void setPoolTarget(String config) {
-        client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1")).withName("worker")
+        client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1"))
+                .withName("worker")
                 .edit(p -> {
                     @SuppressWarnings("unchecked")
-                    Map<String, Object> spec = new HashMap<>((Map<String, Object>) p.getAdditionalProperties().get("spec"));
+                    Map<String, Object> spec = new HashMap<>(
+                            (Map<String, Object>) p.getAdditionalProperties().get("spec"));
                     spec.put("configuration", Map.of("name", config));
                     p.setAdditionalProperty("spec", spec);
                     return p;
@@ -311,13 +353,20 @@ class BridgeIT {
         GenericKubernetesResource config = new GenericKubernetesResource();
         config.setApiVersion(McoApi.V1);
         config.setKind(McoApi.CONFIG_KIND);
-        config.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).build());
-        config.setAdditionalProperty("spec", Map.of(
-                "osImageURL", "quay.io/example/rhcos@sha256:" + name,
-                "kernelType", kernelType,
-                "extensions", "realtime".equals(kernelType) ? List.of("kernel-devel") : List.of(),
-                "kernelArguments", "realtime".equals(kernelType) ? List.of("nosmt") : List.of()));
-        client.genericKubernetesResources(McoInformers.context(McoApi.CONFIG_KIND, "v1")).resource(config).create();
+        config.setMetadata(new ObjectMetaBuilder().withName(name).build());
+        config.setAdditionalProperty(
+                "spec",
+                Map.of(
+                        "osImageURL",
+                        "quay.io/example/rhcos@sha256:" + name,
+                        "kernelType",
+                        kernelType,
+                        "extensions",
+                        "realtime".equals(kernelType) ? List.of("kernel-devel") : List.of(),
+                        "kernelArguments",
+                        "realtime".equals(kernelType) ? List.of("nosmt") : List.of()));
+        client.genericKubernetesResources(McoInformers.context(McoApi.CONFIG_KIND, "v1"))
+                .resource(config)
+                .create();
     }
-
 }

@@ -2,15 +2,6 @@ package io.mcdhooks.bridge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.List;
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
-
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.HookSpec;
 import io.mcdhooks.bridge.mco.McoApi;
@@ -25,6 +16,14 @@ import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.LifecycleEvent;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Transition;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
 
 class BridgeStateTest {
 
@@ -35,7 +34,7 @@ class BridgeStateTest {
     @Test
     void aGateRequestsDeadlineLeavesItsSlowestHookItsWholeWait() {
         // A hook allowed 2 h plus 1 h of heartbeats, and the default of 30 min
-        Gatekeeper gatekeeper = new Gatekeeper("c1", Clock.fixed(T0, ZoneOffset.UTC), d -> { });
+        Gatekeeper gatekeeper = new Gatekeeper("c1", Clock.fixed(T0, ZoneOffset.UTC), d -> {});
         gatekeeper.putHook(hook("kmod-check", Duration.ofHours(2), Duration.ofHours(1)));
         gatekeeper.putHook(hook("quick", Duration.ofMinutes(5), Duration.ZERO));
 
@@ -47,7 +46,7 @@ class BridgeStateTest {
 
     @Test
     void theConfiguredTimeoutIsTheLeastAHookGets() {
-        Gatekeeper gatekeeper = new Gatekeeper("c1", Clock.fixed(T0, ZoneOffset.UTC), d -> { });
+        Gatekeeper gatekeeper = new Gatekeeper("c1", Clock.fixed(T0, ZoneOffset.UTC), d -> {});
         gatekeeper.putHook(hook("quick", Duration.ofMinutes(5), Duration.ofMinutes(1)));
 
         assertThat(poolPreUpdateRequest(gatekeeper).deadline()).isEqualTo(T0.plus(Duration.ofMinutes(30)));
@@ -69,10 +68,17 @@ class BridgeStateTest {
 
     @Test
     void aGateRequestReadBackAfterARestartIsNotSentAgain() {
-        GateRequest sent = new GateRequest("c1", GateId.of("c1", Stage.PRE_UPDATE, "worker-0", NEW), 1,
-                Stage.PRE_UPDATE, new GateRequest.PoolFacts("worker", "1", 3),
-                new GateRequest.NodeFacts("worker-0", null, Map.of()), OLD, NEW,
-                new GateRequest.TargetFacts("quay.io/os@sha256:02", "default", List.of(), List.of(), null), T0,
+        GateRequest sent = new GateRequest(
+                "c1",
+                GateId.of("c1", Stage.PRE_UPDATE, "worker-0", NEW),
+                1,
+                Stage.PRE_UPDATE,
+                new GateRequest.PoolFacts("worker", "1", 3),
+                new GateRequest.NodeFacts("worker-0", null, Map.of()),
+                OLD,
+                NEW,
+                new GateRequest.TargetFacts("quay.io/os@sha256:02", "default", List.of(), List.of(), null),
+                T0,
                 T0.plus(Duration.ofMinutes(30)));
         BridgeState state = restarted(List.of(sent));
 
@@ -81,11 +87,22 @@ class BridgeStateTest {
 
     /** A bridge restarted after publishing worker-0's update-assigned event, and these requests. */
     private static BridgeState restarted(List<GateRequest> readBack) {
-        BridgeState state = new BridgeState("c1", (stage, pool) -> true, Duration.ofMinutes(30),
-                Clock.fixed(T0, ZoneOffset.UTC));
-        state.recover(new LifecycleEvent("c1", new LifecycleEvent.ObjectRef(LifecycleEvent.ObjectRef.Kind.Node,
-                "worker-0", "uid-0", null), "worker", Transition.UPDATE_ASSIGNED, OLD, NEW, null, null, null, null,
-                null, T0.minusSeconds(5), false));
+        BridgeState state =
+                new BridgeState("c1", (stage, pool) -> true, Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
+        state.recover(new LifecycleEvent(
+                "c1",
+                new LifecycleEvent.ObjectRef(LifecycleEvent.ObjectRef.Kind.Node, "worker-0", "uid-0", null),
+                "worker",
+                Transition.UPDATE_ASSIGNED,
+                OLD,
+                NEW,
+                null,
+                null,
+                null,
+                null,
+                null,
+                T0.minusSeconds(5),
+                false));
         readBack.forEach(state::recover);
         state.onRenderedConfig(new RenderedConfig(NEW, "quay.io/os@sha256:02", "default", List.of(), List.of()));
         state.onPool(pool(NEW, 2), true);
@@ -93,13 +110,22 @@ class BridgeStateTest {
     }
 
     private static NodeView updating(String name) {
-        return new NodeView(name, "uid-0", "1", Map.of("node-role.kubernetes.io/worker", ""),
+        return new NodeView(
+                name,
+                "uid-0",
+                "1",
+                Map.of("node-role.kubernetes.io/worker", ""),
                 Map.of(McoApi.CURRENT_CONFIG, OLD, McoApi.DESIRED_CONFIG, NEW, McoApi.STATE, McoApi.STATE_WORKING),
-                true, true, null);
+                true,
+                true,
+                null);
     }
 
     private static List<GateRequest> requests(List<Outgoing> out) {
-        return out.stream().map(Outgoing::message).filter(GateRequest.class::isInstance).map(GateRequest.class::cast)
+        return out.stream()
+                .map(Outgoing::message)
+                .filter(GateRequest.class::isInstance)
+                .map(GateRequest.class::cast)
                 .toList();
     }
 
@@ -119,16 +145,42 @@ class BridgeStateTest {
         state.onRenderedConfig(new RenderedConfig(NEW, "quay.io/os@sha256:02", "default", List.of(), List.of()));
         state.onPool(pool(OLD, 1), true);
         List<Outgoing> out = state.onPool(pool(NEW, 2), false);
-        return requests(out).stream().filter(r -> r.stage() == Stage.POOL_PRE_UPDATE).findFirst().orElseThrow();
+        return requests(out).stream()
+                .filter(r -> r.stage() == Stage.POOL_PRE_UPDATE)
+                .findFirst()
+                .orElseThrow();
     }
 
     private static HookSpec hook(String name, Duration timeout, Duration maxExtension) {
-        return new HookSpec(name, java.util.Set.of(Stage.POOL_PRE_UPDATE), java.util.Set.of(), Map.of(), timeout,
-                maxExtension, FailurePolicy.Fail, Mode.Enforcing, HookSpec.PostUpdateFailure.Hold, false);
+        return new HookSpec(
+                name,
+                Set.of(Stage.POOL_PRE_UPDATE),
+                Set.of(),
+                Map.of(),
+                timeout,
+                maxExtension,
+                FailurePolicy.Fail,
+                Mode.Enforcing,
+                HookSpec.PostUpdateFailure.Hold,
+                false);
     }
 
     private static PoolView pool(String target, long generation) {
-        return new PoolView("worker", "uid-worker", "1", generation, target, OLD, false, "1", 3, 0, 0,
-                Map.of("node-role.kubernetes.io/worker", ""), Map.of(), null, Map.of());
+        return new PoolView(
+                "worker",
+                "uid-worker",
+                "1",
+                generation,
+                target,
+                OLD,
+                false,
+                "1",
+                3,
+                0,
+                0,
+                Map.of("node-role.kubernetes.io/worker", ""),
+                Map.of(),
+                null,
+                Map.of());
     }
 }

@@ -3,36 +3,12 @@ package io.mcdhooks.bridge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.net.URI;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
-import java.util.function.Consumer;
-import java.util.function.Function;
-
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.mcdhooks.bridge.cli.Cli;
 import io.mcdhooks.bridge.gate.GatekeeperService;
 import io.mcdhooks.bridge.gate.LeverActuator;
 import io.mcdhooks.bridge.gate.LeverPlan;
@@ -48,8 +24,8 @@ import io.mcdhooks.sandbox.mco.MaxUnavailable;
 import io.mcdhooks.sandbox.mco.McoSimulator;
 import io.mcdhooks.sandbox.mco.SimulatorConfig;
 import io.mcdhooks.sandbox.mco.Topology;
-import io.mcdhooks.schemas.GateDecision.Decision;
 import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateDecision.Decision;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
@@ -57,7 +33,38 @@ import io.mcdhooks.schemas.Verdict;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.kafka.DeadLetters;
+import io.mcdhooks.schemas.sign.VerdictSignatures;
 import io.vertx.core.Vertx;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The mission's scenarios end to end: the simulated MCO on the in-memory API server, the bridge
@@ -89,11 +96,21 @@ class GatekeeperIT {
     void setUp() {
         cluster = InMemoryCluster.start();
         client = cluster.client();
-        Topology.builder().workers(WORKERS).zones("zone-a", "zone-b")
+        Topology.builder()
+                .workers(WORKERS)
+                .zones("zone-a", "zone-b")
                 .maxUnavailable("worker", MaxUnavailable.of(1))
-                .workloadPodsPerNode(1).daemonSetPodsPerNode(1).build().apply(client);
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata()
-                .build()).create();
+                .workloadPodsPerNode(1)
+                .daemonSetPodsPerNode(1)
+                .build()
+                .apply(client);
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NAMESPACE)
+                        .endMetadata()
+                        .build())
+                .create();
         Map<String, String> env = TestEnvironment.bridge(broker, "e2e");
         env.put("MCDHOOKS_NAMESPACE", NAMESPACE);
         env.put("MCDHOOKS_TICK", "200ms");
@@ -124,8 +141,10 @@ class GatekeeperIT {
         String target = poolGateBlockedByKmodCheck();
 
         // Then the pool gate is blocked and no node moves
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() ->
-                workers().stream().noneMatch(n -> target.equals(annotation(n, McoApi.DESIRED_CONFIG))) && poolPaused());
+        await().during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> workers().stream().noneMatch(n -> target.equals(annotation(n, McoApi.DESIRED_CONFIG)))
+                        && poolPaused());
         assertThat(lastDecision(Stage.POOL_PRE_UPDATE).summary()).contains("kmod-check: FAIL ChecksFailed");
 
         // When the modules appear and the hook passes the same gate
@@ -141,7 +160,7 @@ class GatekeeperIT {
     @Test
     void aFailingPostUpdateHookHoldsTheFirstUpdatedNodeAndHaltsThePoolWithinMaxUnavailable() {
         // Given a post-update self-check that fails
-        registerHook("node-check", List.of(UpdateHookSpec.StageName.POST_UPDATE), spec -> { });
+        registerHook("node-check", List.of(UpdateHookSpec.StageName.POST_UPDATE), spec -> {});
         hook = hook("node-check", r -> Optional.of(Outcome.FAIL));
         startAll();
 
@@ -153,16 +172,22 @@ class GatekeeperIT {
         String held = lastDecision(Stage.POST_UPDATE).node();
         await().atMost(Duration.ofSeconds(60)).until(() -> {
             Node node = client.nodes().withName(held).get();
-            return target.equals(annotation(node, McoApi.CURRENT_CONFIG)) && tainted(node)
+            return target.equals(annotation(node, McoApi.CURRENT_CONFIG))
+                    && tainted(node)
                     && Boolean.TRUE.equals(node.getSpec().getUnschedulable())
                     && node.getMetadata().getAnnotations().containsKey(LeverActuator.CORDONED_FOR);
         });
         // And the pool halts: no other node is assigned the update, none is tainted or cordoned
-        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(8)).until(() ->
-                workers().stream().filter(n -> !n.getMetadata().getName().equals(held)).allMatch(n ->
-                        oldConfig.equals(annotation(n, McoApi.DESIRED_CONFIG)) && !tainted(n)
+        await().during(Duration.ofSeconds(5))
+                .atMost(Duration.ofSeconds(8))
+                .until(() -> workers().stream()
+                        .filter(n -> !n.getMetadata().getName().equals(held))
+                        .allMatch(n -> oldConfig.equals(annotation(n, McoApi.DESIRED_CONFIG))
+                                && !tainted(n)
                                 && !Boolean.TRUE.equals(n.getSpec().getUnschedulable())));
-        assertThat(workers()).filteredOn(n -> target.equals(annotation(n, McoApi.DESIRED_CONFIG))).hasSize(1);
+        assertThat(workers())
+                .filteredOn(n -> target.equals(annotation(n, McoApi.DESIRED_CONFIG)))
+                .hasSize(1);
     }
 
     @Test
@@ -180,14 +205,24 @@ class GatekeeperIT {
         await().atMost(Duration.ofSeconds(60)).until(() -> decided(Stage.PRE_UPDATE, Decision.TIMED_OUT));
         GateDecision timedOut = lastDecision(Stage.PRE_UPDATE);
         assertThat(timedOut.released()).isFalse();
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() ->
-                client.pods().inNamespace(NAMESPACE).withName(LeverActuator.gateName(timedOut.node())).get() != null
-                        && !("drain-" + target).equals(annotation(client.nodes().withName(timedOut.node()).get(),
-                        McoApi.LAST_APPLIED_DRAIN)));
+        await().during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> client.pods()
+                                        .inNamespace(NAMESPACE)
+                                        .withName(LeverActuator.gateName(timedOut.node()))
+                                        .get()
+                                != null
+                        && !("drain-" + target)
+                                .equals(annotation(
+                                        client.nodes().withName(timedOut.node()).get(), McoApi.LAST_APPLIED_DRAIN)));
         // And the gate pod asks for nothing a restricted namespace refuses
-        var gatePod = client.pods().inNamespace(NAMESPACE).withName(LeverActuator.gateName(timedOut.node())).get();
+        var gatePod = client.pods()
+                .inNamespace(NAMESPACE)
+                .withName(LeverActuator.gateName(timedOut.node()))
+                .get();
         assertThat(gatePod.getSpec().getSecurityContext().getRunAsNonRoot()).isTrue();
-        assertThat(gatePod.getSpec().getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+        assertThat(gatePod.getSpec().getSecurityContext().getSeccompProfile().getType())
+                .isEqualTo("RuntimeDefault");
         assertThat(gatePod.getSpec().getContainers()).singleElement().satisfies(c -> {
             assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
             assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
@@ -195,10 +230,19 @@ class GatekeeperIT {
 
         // And when the node is deleted, its gate pod and budget go too
         client.nodes().withName(timedOut.node()).delete();
-        await().atMost(Duration.ofSeconds(30)).until(() ->
-                client.pods().inNamespace(NAMESPACE).withName(LeverActuator.gateName(timedOut.node())).get() == null
-                        && client.policy().v1().podDisruptionBudget().inNamespace(NAMESPACE)
-                        .withName(LeverActuator.gateName(timedOut.node())).get() == null);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> client.pods()
+                                        .inNamespace(NAMESPACE)
+                                        .withName(LeverActuator.gateName(timedOut.node()))
+                                        .get()
+                                == null
+                        && client.policy()
+                                        .v1()
+                                        .podDisruptionBudget()
+                                        .inNamespace(NAMESPACE)
+                                        .withName(LeverActuator.gateName(timedOut.node()))
+                                        .get()
+                                == null);
     }
 
     @Test
@@ -214,14 +258,18 @@ class GatekeeperIT {
         String target = rollOutRealtimeKernel();
 
         await().atMost(Duration.ofSeconds(150)).until(() -> allWorkersOn(target));
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(decisions(Stage.PRE_UPDATE)).filteredOn(d -> d.decision() == Decision.TIMED_OUT)
-                        .hasSize(WORKERS).allMatch(GateDecision::released));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(decisions(Stage.PRE_UPDATE))
+                        .filteredOn(d -> d.decision() == Decision.TIMED_OUT)
+                        .hasSize(WORKERS)
+                        .allMatch(GateDecision::released));
     }
 
     @Test
     void advisoryHooksAreRecordedAndNeverBlock() {
-        registerHook("opinion", List.of(UpdateHookSpec.StageName.POST_UPDATE),
+        registerHook(
+                "opinion",
+                List.of(UpdateHookSpec.StageName.POST_UPDATE),
                 spec -> spec.setMode(UpdateHookSpec.Mode.Advisory));
         hook = hook("opinion", r -> Optional.of(Outcome.FAIL));
         startAll();
@@ -229,8 +277,9 @@ class GatekeeperIT {
         String target = rollOutRealtimeKernel();
 
         await().atMost(Duration.ofSeconds(120)).until(() -> allWorkersOn(target));
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(decisions(Stage.POST_UPDATE)).filteredOn(d -> d.decision() == Decision.RELEASED)
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(decisions(Stage.POST_UPDATE))
+                        .filteredOn(d -> d.decision() == Decision.RELEASED)
                         .hasSize(WORKERS));
         assertThat(decisions(Stage.POST_UPDATE)).noneMatch(d -> d.decision() == Decision.BLOCKED);
         assertThat(workers()).noneMatch(GatekeeperIT::tainted);
@@ -242,11 +291,17 @@ class GatekeeperIT {
 
         // When an operator releases the gate by hand
         String gateId = lastDecision(Stage.POOL_PRE_UPDATE).gateId();
-        client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1")).withName("worker").edit(p -> {
-            p.getMetadata().getAnnotations().put(GatekeeperService.OVERRIDE_ANNOTATION,
-                    "{\"gate\":\"" + gateId + "\",\"action\":\"release\",\"by\":\"alice\",\"reason\":\"modules checked by hand\"}");
-            return p;
-        });
+        client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1"))
+                .withName("worker")
+                .edit(p -> {
+                    p.getMetadata()
+                            .getAnnotations()
+                            .put(
+                                    GatekeeperService.OVERRIDE_ANNOTATION,
+                                    "{\"gate\":\"" + gateId
+                                            + "\",\"action\":\"release\",\"by\":\"alice\",\"reason\":\"modules checked by hand\"}");
+                    return p;
+                });
 
         // Then the decision says who and why, and the rollout proceeds
         await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.OVERRIDDEN));
@@ -256,13 +311,14 @@ class GatekeeperIT {
         assertThat(overridden.override().reason()).isEqualTo("modules checked by hand");
         await().atMost(Duration.ofSeconds(120)).until(() -> allWorkersOn(target));
         assertThat(client.v1().events().inNamespace("default").list().getItems())
-                .anyMatch(e -> "GateOverridden".equals(e.getReason()) && "worker".equals(e.getInvolvedObject().getName()));
+                .anyMatch(e -> "GateOverridden".equals(e.getReason())
+                        && "worker".equals(e.getInvolvedObject().getName()));
     }
 
     @Test
     void aRestartedGatekeeperChangesNoDecisionAndKeepsAHeldNodeHeld() {
         // Given a node held by a failed post-update gate
-        registerHook("node-check", List.of(UpdateHookSpec.StageName.POST_UPDATE), spec -> { });
+        registerHook("node-check", List.of(UpdateHookSpec.StageName.POST_UPDATE), spec -> {});
         hook = hook("node-check", r -> Optional.of(Outcome.FAIL));
         startAll();
         String target = rollOutRealtimeKernel();
@@ -277,17 +333,28 @@ class GatekeeperIT {
         deployBridge();
 
         // Then nothing is released, no decision is made again, and the node stays held
-        await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6)).until(() -> heldNode(held)
-                && workers().stream().filter(n -> target.equals(annotation(n, McoApi.DESIRED_CONFIG))).count() == 1);
+        await().during(Duration.ofSeconds(4))
+                .atMost(Duration.ofSeconds(6))
+                .until(() -> heldNode(held)
+                        && workers().stream()
+                                        .filter(n -> target.equals(annotation(n, McoApi.DESIRED_CONFIG)))
+                                        .count()
+                                == 1);
         assertThat(reader.poll()).hasSize(decisionsBefore);
 
         // And a later PASS still releases it, and the rollout completes
         hook.script(r -> Optional.of(Outcome.PASS));
-        hook.answer(hook.seen().stream().filter(r -> r.stage() == Stage.POST_UPDATE).findFirst().orElseThrow(),
+        hook.answer(
+                hook.seen().stream()
+                        .filter(r -> r.stage() == Stage.POST_UPDATE)
+                        .findFirst()
+                        .orElseThrow(),
                 Outcome.PASS);
         await().atMost(Duration.ofSeconds(120)).until(() -> allWorkersOn(target));
-        await().atMost(Duration.ofSeconds(10)).until(() -> workers().stream().noneMatch(n ->
-                tainted(n) || Boolean.TRUE.equals(n.getSpec().getUnschedulable())));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> workers().stream()
+                        .noneMatch(n ->
+                                tainted(n) || Boolean.TRUE.equals(n.getSpec().getUnschedulable())));
     }
 
     @Test
@@ -297,26 +364,56 @@ class GatekeeperIT {
         GateRequest request = hook.seen().get(0);
 
         // When garbage, a forged PASS for an unknown gate and a PASS with a mistyped outcome arrive
-        try (var producer = new KafkaProducer<String, byte[]>(Map.of(
-                "bootstrap.servers", broker.bootstrapServers()), new StringSerializer(),
-                new ByteArraySerializer());
-             var dlq = new KafkaConsumer<String, byte[]>(Map.of(
-                     "bootstrap.servers", broker.bootstrapServers(), "group.id", "dlq-" + UUID.randomUUID(),
-                     "auto.offset.reset", "earliest"), new StringDeserializer(),
-                     new ByteArrayDeserializer())) {
-            producer.send(new ProducerRecord<>(config.verdictsTopic(), "worker",
-                    "not json".getBytes())).get();
-            Verdict forged = new Verdict("e2e", "e2e/pool-pre-update/worker/nope", 1,
-                    "kmod-check", Stage.POOL_PRE_UPDATE, "worker", null, request.targetConfig(), Outcome.PASS, "Forged",
-                    null, null, Instant.now());
+        try (var producer = new KafkaProducer<String, byte[]>(
+                        Map.of("bootstrap.servers", broker.bootstrapServers()),
+                        new StringSerializer(),
+                        new ByteArraySerializer());
+                var dlq = new KafkaConsumer<String, byte[]>(
+                        Map.of(
+                                "bootstrap.servers",
+                                broker.bootstrapServers(),
+                                "group.id",
+                                "dlq-" + UUID.randomUUID(),
+                                "auto.offset.reset",
+                                "earliest"),
+                        new StringDeserializer(),
+                        new ByteArrayDeserializer())) {
+            producer.send(new ProducerRecord<>(config.verdictsTopic(), "worker", "not json".getBytes()))
+                    .get();
+            Verdict forged = new Verdict(
+                    "e2e",
+                    "e2e/pool-pre-update/worker/nope",
+                    1,
+                    "kmod-check",
+                    Stage.POOL_PRE_UPDATE,
+                    "worker",
+                    null,
+                    request.targetConfig(),
+                    Outcome.PASS,
+                    "Forged",
+                    null,
+                    null,
+                    Instant.now());
             var cloudEvents = new CloudEventsKafka(new MessageCodec());
-            producer.send(cloudEvents.toRecord(config.verdictsTopic(), forged, "x", URI.create("/x"),
-                    OffsetDateTime.now(), Map.of())).get();
-            var good = cloudEvents.toRecord(config.verdictsTopic(), Verdict.answering(request,
-                    "kmod-check", Outcome.PASS, "Fine", null, null, Instant.now()), "y", URI.create("/y"),
-                    OffsetDateTime.now(), Map.of());
-            producer.send(new ProducerRecord<>(config.verdictsTopic(), null, good.key(),
-                    new String(good.value()).replace("\"PASS\"", "\"PASSED\"").getBytes(), good.headers())).get();
+            producer.send(cloudEvents.toRecord(
+                            config.verdictsTopic(), forged, "x", URI.create("/x"), OffsetDateTime.now(), Map.of()))
+                    .get();
+            var good = cloudEvents.toRecord(
+                    config.verdictsTopic(),
+                    Verdict.answering(request, "kmod-check", Outcome.PASS, "Fine", null, null, Instant.now()),
+                    "y",
+                    URI.create("/y"),
+                    OffsetDateTime.now(),
+                    Map.of());
+            producer.send(new ProducerRecord<>(
+                            config.verdictsTopic(),
+                            null,
+                            good.key(),
+                            new String(good.value())
+                                    .replace("\"PASS\"", "\"PASSED\"")
+                                    .getBytes(),
+                            good.headers()))
+                    .get();
 
             // Then each lands on the dead-letter topic with its reason and origin, and the gate stays blocked
             dlq.subscribe(List.of(config.deadLetterTopic()));
@@ -324,8 +421,7 @@ class GatekeeperIT {
             await().atMost(Duration.ofSeconds(30)).until(() -> {
                 for (var record : dlq.poll(Duration.ofMillis(200))) {
                     reasons.add(header(record, DeadLetters.REASON));
-                    assertThat(header(record, DeadLetters.ORIGINAL_TOPIC))
-                            .isEqualTo(config.verdictsTopic());
+                    assertThat(header(record, DeadLetters.ORIGINAL_TOPIC)).isEqualTo(config.verdictsTopic());
                     assertThat(header(record, DeadLetters.ORIGINAL_OFFSET)).isNotBlank();
                     assertThat(header(record, DeadLetters.ERROR)).isNotBlank();
                 }
@@ -333,47 +429,72 @@ class GatekeeperIT {
             });
             assertThat(reasons).containsExactlyInAnyOrder("NOT_A_CLOUDEVENT", "UNKNOWN_GATE", "SCHEMA_VIOLATION");
         }
-        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).until(() ->
-                lastDecision(Stage.POOL_PRE_UPDATE).decision() == Decision.BLOCKED && poolPaused());
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(4))
+                .until(() -> lastDecision(Stage.POOL_PRE_UPDATE).decision() == Decision.BLOCKED && poolPaused());
     }
 
     @Test
     void aHookThatStopsConsumingShowsAsStoppedInMetricsTheCliAndTheBlockReason() throws Exception {
         // Given a hook that consumed under its own group, then stopped
-        registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> { });
+        registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> {});
         hook = hook("kmod-check", r -> Optional.of(Outcome.PASS));
         BridgeVerticle bridge = startAll();
         await().atMost(Duration.ofSeconds(30)).until(this::poolPaused);
-        await().atMost(Duration.ofSeconds(30)).until(() -> client.resources(UpdateHook.class).withName("kmod-check")
-                .get().getStatus() != null);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> client.resources(UpdateHook.class)
+                                .withName("kmod-check")
+                                .get()
+                                .getStatus()
+                        != null);
         hook.stopConsuming();
 
         // When a rollout asks it for a verdict
         rollOutRealtimeKernel();
 
         // Then, within a bounded time, it is STOPPED with lag in metrics, in the block reason and in its status
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(bridge.metrics().scrape())
-                .contains("mcdhooks_hook_lag_state{hook=\"kmod-check\"} 3.0"));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(bridge.metrics().scrape())
+                        .contains("mcdhooks_hook_lag_state{hook=\"kmod-check\"} 3.0"));
         String scrape = bridge.metrics().scrape();
         PrometheusText.assertValid(scrape);
         assertThat(scrape).containsPattern("mcdhooks_hook_lag\\{hook=\"kmod-check\"\\} [1-9]");
         GatekeeperService gatekeeper = bridge.gatekeeper();
-        var gate = gatekeeper.gatekeeper().gates().stream().filter(g -> g.request().stage() == Stage.POOL_PRE_UPDATE)
-                .findFirst().orElseThrow();
+        var gate = gatekeeper.gatekeeper().gates().stream()
+                .filter(g -> g.request().stage() == Stage.POOL_PRE_UPDATE)
+                .findFirst()
+                .orElseThrow();
         assertThat(gatekeeper.blockReason(gate)).startsWith("waiting on kmod-check: MISSING, hook STOPPED, lag ");
-        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() -> assertThat(client
-                .resources(UpdateHook.class).withName("kmod-check").get().getStatus().getLag().getState())
-                .isEqualTo("STOPPED"));
+        await().atMost(Duration.ofSeconds(10))
+                .ignoreExceptions()
+                .untilAsserted(() -> assertThat(client.resources(UpdateHook.class)
+                                .withName("kmod-check")
+                                .get()
+                                .getStatus()
+                                .getLag()
+                                .getState())
+                        .isEqualTo("STOPPED"));
 
         // And the CLI, from Kafka alone, says the same
-        java.io.StringWriter out = new java.io.StringWriter();
-        java.io.StringWriter err = new java.io.StringWriter();
-        int code = io.mcdhooks.bridge.cli.Cli.run(new java.io.PrintWriter(out), new java.io.PrintWriter(err), Map.of(),
-                "--bootstrap-servers", broker.bootstrapServers(), "--topic-gate-requests", config.gateRequestsTopic(),
-                "--topic-gate-decisions", config.decisionsTopic(), "--topic-lifecycle", config.lifecycleTopic(),
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Cli.run(
+                new PrintWriter(out),
+                new PrintWriter(err),
+                Map.of(),
+                "--bootstrap-servers",
+                broker.bootstrapServers(),
+                "--topic-gate-requests",
+                config.gateRequestsTopic(),
+                "--topic-gate-decisions",
+                config.decisionsTopic(),
+                "--topic-lifecycle",
+                config.lifecycleTopic(),
                 "status");
         assertThat(code).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("OPEN GATES").contains("e2e/pool-pre-update/worker/")
+        assertThat(out.toString())
+                .contains("OPEN GATES")
+                .contains("e2e/pool-pre-update/worker/")
                 .contains("hook kmod-check: STOPPED, lag");
     }
 
@@ -388,18 +509,20 @@ class GatekeeperIT {
         GateRequest request = hook.seen().get(0);
         BridgeVerticle bridge = deployedBridge;
         CloudEventsKafka cloudEvents = new CloudEventsKafka(new MessageCodec());
-        Verdict fail = Verdict.answering(request, "kmod-check", Outcome.FAIL, "ModulesMissing", "not yet", null,
-                Instant.now());
-        var valid = cloudEvents.toRecord(config.verdictsTopic(), fail, "fuzz", URI.create("/fuzz"),
-                OffsetDateTime.now(), Map.of());
+        Verdict fail = Verdict.answering(
+                request, "kmod-check", Outcome.FAIL, "ModulesMissing", "not yet", null, Instant.now());
+        var valid = cloudEvents.toRecord(
+                config.verdictsTopic(), fail, "fuzz", URI.create("/fuzz"), OffsetDateTime.now(), Map.of());
 
         // When 10,000 random and mutated records arrive on the verdicts topic
         long refusedBefore = bridge.gatekeeper().deadLettered();
         long recordsBefore = bridge.gatekeeper().verdictRecords();
         List<ProducerRecord<String, byte[]>> fuzz = VerdictFuzz.records(config.verdictsTopic(), valid, 10_000, 42L);
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
-                broker.bootstrapServers(), "linger.ms", 20), new StringSerializer(), new ByteArraySerializer())) {
-            List<java.util.concurrent.Future<?>> sends = new ArrayList<>();
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                Map.of("bootstrap.servers", broker.bootstrapServers(), "linger.ms", 20),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            List<Future<?>> sends = new ArrayList<>();
             for (ProducerRecord<String, byte[]> record : fuzz) {
                 sends.add(producer.send(record));
             }
@@ -411,8 +534,8 @@ class GatekeeperIT {
 
         // Then the consumer keeps going (a real PASS sent after them all still releases), and until
         // then nothing was released and nobody moved
-        await().atMost(Duration.ofSeconds(120)).until(() ->
-                bridge.gatekeeper().verdictRecords() - recordsBefore >= fuzz.size());
+        await().atMost(Duration.ofSeconds(120))
+                .until(() -> bridge.gatekeeper().verdictRecords() - recordsBefore >= fuzz.size());
         assertThat(bridge.gatekeeper().deadLettered() - refusedBefore).isGreaterThan(fuzz.size() / 2);
         assertThat(decisions(Stage.POOL_PRE_UPDATE)).noneMatch(GateDecision::released);
         assertThat(poolPaused()).isTrue();
@@ -422,16 +545,26 @@ class GatekeeperIT {
     }
 
     @Test
-    void aHookThatSignsIsHeardOnlyThroughItsSignatureAndForgedUnsignedAndReplayedVerdictsAreRefused()
-            throws Exception {
+    void aHookThatSignsIsHeardOnlyThroughItsSignatureAndForgedUnsignedAndReplayedVerdictsAreRefused() throws Exception {
         // Given a hook that must sign, its public key in a Secret, and its key with the hook
-        java.security.KeyPair hookKey = java.security.KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
-        java.security.KeyPair strangerKey = java.security.KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
-        client.secrets().inNamespace(NAMESPACE).resource(new io.fabric8.kubernetes.api.model.SecretBuilder()
-                .withNewMetadata().withName("kmod-keys").withNamespace(NAMESPACE).endMetadata()
-                .addToData("2026-11", java.util.Base64.getEncoder().encodeToString(io.mcdhooks.schemas.sign.VerdictSignatures
-                        .pem("PUBLIC KEY", hookKey.getPublic().getEncoded()).getBytes()))
-                .build()).create();
+        KeyPair hookKey = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+        KeyPair strangerKey = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+        client.secrets()
+                .inNamespace(NAMESPACE)
+                .resource(new SecretBuilder()
+                        .withNewMetadata()
+                        .withName("kmod-keys")
+                        .withNamespace(NAMESPACE)
+                        .endMetadata()
+                        .addToData(
+                                "2026-11",
+                                Base64.getEncoder()
+                                        .encodeToString(VerdictSignatures.pem(
+                                                        "PUBLIC KEY",
+                                                        hookKey.getPublic().getEncoded())
+                                                .getBytes()))
+                        .build())
+                .create();
         registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> {
             UpdateHookSpec.Signature signature = new UpdateHookSpec.Signature();
             signature.setPublicKeysSecret("kmod-keys");
@@ -446,24 +579,46 @@ class GatekeeperIT {
         GateRequest request = hook.seen().get(0);
 
         // When PASS verdicts arrive unsigned, forged with another key, and replayed from another gate
-        Verdict pass = Verdict.answering(request, "kmod-check", Outcome.PASS, "ModulesReady", null, null, Instant.now());
-        Verdict elsewhere = new Verdict(pass.cluster(), "e2e/pool-pre-update/worker/rendered-worker-old", 1,
-                pass.hook(), pass.stage(), pass.pool(), null, pass.targetConfig(), Outcome.PASS, "ModulesReady", null,
-                null, pass.producedAt());
+        Verdict pass =
+                Verdict.answering(request, "kmod-check", Outcome.PASS, "ModulesReady", null, null, Instant.now());
+        Verdict elsewhere = new Verdict(
+                pass.cluster(),
+                "e2e/pool-pre-update/worker/rendered-worker-old",
+                1,
+                pass.hook(),
+                pass.stage(),
+                pass.pool(),
+                null,
+                pass.targetConfig(),
+                Outcome.PASS,
+                "ModulesReady",
+                null,
+                null,
+                pass.producedAt());
         long refusedBefore = bridge.gatekeeper().deadLettered();
         sendVerdict(pass, Map.of());
-        sendVerdict(pass, Map.of(CloudEventsKafka.JWS_EXTENSION,
-                io.mcdhooks.schemas.sign.VerdictSignatures.sign(pass, strangerKey.getPrivate(), "2026-11")));
-        sendVerdict(pass, Map.of(CloudEventsKafka.JWS_EXTENSION,
-                io.mcdhooks.schemas.sign.VerdictSignatures.sign(elsewhere, hookKey.getPrivate(), "2026-11")));
+        sendVerdict(
+                pass,
+                Map.of(
+                        CloudEventsKafka.JWS_EXTENSION,
+                        VerdictSignatures.sign(pass, strangerKey.getPrivate(), "2026-11")));
+        sendVerdict(
+                pass,
+                Map.of(
+                        CloudEventsKafka.JWS_EXTENSION,
+                        VerdictSignatures.sign(elsewhere, hookKey.getPrivate(), "2026-11")));
 
         // Then all three are refused, the gate stays blocked, and the refusals are visible
         await().atMost(Duration.ofSeconds(30)).until(() -> bridge.gatekeeper().deadLettered() - refusedBefore == 3);
         assertThat(lastDecision(Stage.POOL_PRE_UPDATE).decision()).isEqualTo(Decision.BLOCKED);
-        assertThat(bridge.metrics().scrape()).contains("reason=\"SIGNATURE_UNSIGNED\"")
+        assertThat(bridge.metrics().scrape())
+                .contains("reason=\"SIGNATURE_UNSIGNED\"")
                 .contains("reason=\"SIGNATURE_BAD_SIGNATURE\"");
-        await().atMost(Duration.ofSeconds(10)).until(() -> client.v1().events().inNamespace("default").list()
-                .getItems().stream().filter(e -> "VerdictRejected".equals(e.getReason())).count() == 3);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> client.v1().events().inNamespace("default").list().getItems().stream()
+                                .filter(e -> "VerdictRejected".equals(e.getReason()))
+                                .count()
+                        == 3);
 
         // And the hook's own signed PASS releases the gate
         hook.answer(request, Outcome.PASS);
@@ -473,7 +628,7 @@ class GatekeeperIT {
     @Test
     void anEditThatBreaksAHookIsRefusedInItsStatusAndItsLastValidVersionStillHolds() {
         // Given a kmod-check hook that fails, on a pool held at rest
-        registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> { });
+        registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> {});
         hook = hook("kmod-check", r -> Optional.of(Outcome.FAIL));
         startAll();
         await().atMost(Duration.ofSeconds(30)).until(this::poolPaused);
@@ -486,8 +641,10 @@ class GatekeeperIT {
 
         // Then its status says why
         await().atMost(Duration.ofSeconds(30)).until(() -> {
-            UpdateHook h = client.resources(UpdateHook.class).withName("kmod-check").get();
-            return h.getStatus() != null && h.getStatus().getInvalid() != null
+            UpdateHook h =
+                    client.resources(UpdateHook.class).withName("kmod-check").get();
+            return h.getStatus() != null
+                    && h.getStatus().getInvalid() != null
                     && h.getStatus().getInvalid().contains("spec.stages must name at least one stage");
         });
         // And the rollout still waits on its last valid version, which blocks it
@@ -497,16 +654,25 @@ class GatekeeperIT {
     }
 
     private void sendVerdict(Verdict verdict, Map<String, String> extensions) throws Exception {
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
-                broker.bootstrapServers()), new StringSerializer(), new ByteArraySerializer())) {
-            producer.send(new CloudEventsKafka(new MessageCodec()).toRecord(config.verdictsTopic(), verdict,
-                    UUID.randomUUID().toString(), URI.create("/forger"), OffsetDateTime.now(), extensions)).get();
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                Map.of("bootstrap.servers", broker.bootstrapServers()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            producer.send(new CloudEventsKafka(new MessageCodec())
+                            .toRecord(
+                                    config.verdictsTopic(),
+                                    verdict,
+                                    UUID.randomUUID().toString(),
+                                    URI.create("/forger"),
+                                    OffsetDateTime.now(),
+                                    extensions))
+                    .get();
         }
     }
 
     /** A failing kmod-check hook on the worker pool, the pool held at rest, then a rollout its gate blocks. */
     private String poolGateBlockedByKmodCheck() {
-        registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> { });
+        registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> {});
         hook = hook("kmod-check", r -> Optional.of(Outcome.FAIL));
         startAll();
         await().atMost(Duration.ofSeconds(30)).until(this::poolPaused);
@@ -535,12 +701,11 @@ class GatekeeperIT {
     }
 
     private ScriptedHook hook(String name, Function<GateRequest, Optional<Outcome>> script) {
-        return new ScriptedHook(name, broker.bootstrapServers(), config.gateRequestsTopic(), config.verdictsTopic(),
-                script);
+        return new ScriptedHook(
+                name, broker.bootstrapServers(), config.gateRequestsTopic(), config.verdictsTopic(), script);
     }
 
-    private void registerHook(String name, List<UpdateHookSpec.StageName> stages,
-                              Consumer<UpdateHookSpec> tweak) {
+    private void registerHook(String name, List<UpdateHookSpec.StageName> stages, Consumer<UpdateHookSpec> tweak) {
         UpdateHook hook = new UpdateHook();
         hook.getMetadata().setName(name);
         UpdateHookSpec spec = new UpdateHookSpec();
@@ -559,9 +724,12 @@ class GatekeeperIT {
     }
 
     private List<GateDecision> decisions(Stage stage) {
-        return reader.poll().stream().map(KafkaTopicReader.Read::message)
-                .filter(GateDecision.class::isInstance).map(GateDecision.class::cast)
-                .filter(d -> d.stage() == stage).toList();
+        return reader.poll().stream()
+                .map(KafkaTopicReader.Read::message)
+                .filter(GateDecision.class::isInstance)
+                .map(GateDecision.class::cast)
+                .filter(d -> d.stage() == stage)
+                .toList();
     }
 
     private boolean decided(Stage stage, Decision decision) {
@@ -575,12 +743,14 @@ class GatekeeperIT {
 
     private List<Node> workers() {
         return client.nodes().list().getItems().stream()
-                .filter(n -> n.getMetadata().getLabels().containsKey("node-role.kubernetes.io/worker")).toList();
+                .filter(n -> n.getMetadata().getLabels().containsKey("node-role.kubernetes.io/worker"))
+                .toList();
     }
 
     private boolean allWorkersOn(String target) {
-        return workers().stream().allMatch(n -> target.equals(annotation(n, McoApi.CURRENT_CONFIG))
-                && McoApi.STATE_DONE.equals(annotation(n, McoApi.STATE)));
+        return workers().stream()
+                .allMatch(n -> target.equals(annotation(n, McoApi.CURRENT_CONFIG))
+                        && McoApi.STATE_DONE.equals(annotation(n, McoApi.STATE)));
     }
 
     private boolean poolPaused() {
@@ -592,11 +762,15 @@ class GatekeeperIT {
     }
 
     private GenericKubernetesResource pool() {
-        return client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1")).withName("worker").get();
+        return client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1"))
+                .withName("worker")
+                .get();
     }
 
     private static String annotation(Node node, String key) {
-        return node.getMetadata().getAnnotations() == null ? null : node.getMetadata().getAnnotations().get(key);
+        return node.getMetadata().getAnnotations() == null
+                ? null
+                : node.getMetadata().getAnnotations().get(key);
     }
 
     private static boolean tainted(Node node) {

@@ -3,18 +3,16 @@ package io.mcdhooks.bridge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-
 import org.junit.jupiter.api.Test;
-
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.mockwebserver.http.MockResponse;
-import io.mcdhooks.sandbox.mco.InMemoryCluster;
 
 @EnableKubernetesMockClient(crud = true)
 class LeadershipIT {
@@ -28,11 +26,21 @@ class LeadershipIT {
         AtomicInteger maxLeaders = new AtomicInteger();
         AtomicInteger aLeads = new AtomicInteger();
         AtomicInteger bLeads = new AtomicInteger();
-        CompletableFuture<?> a = Leadership.campaign(client, "mcdhooks", "replica-a", Duration.ofSeconds(2),
-                () -> lead(leaders, maxLeaders, aLeads), leaders::decrementAndGet);
+        CompletableFuture<?> a = Leadership.campaign(
+                client,
+                "mcdhooks",
+                "replica-a",
+                Duration.ofSeconds(2),
+                () -> lead(leaders, maxLeaders, aLeads),
+                leaders::decrementAndGet);
         await().atMost(Duration.ofSeconds(10)).until(() -> aLeads.get() == 1);
-        CompletableFuture<?> b = Leadership.campaign(client, "mcdhooks", "replica-b", Duration.ofSeconds(2),
-                () -> lead(leaders, maxLeaders, bLeads), leaders::decrementAndGet);
+        CompletableFuture<?> b = Leadership.campaign(
+                client,
+                "mcdhooks",
+                "replica-b",
+                Duration.ofSeconds(2),
+                () -> lead(leaders, maxLeaders, bLeads),
+                leaders::decrementAndGet);
 
         // Then the second waits while the first holds the lease
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> bLeads.get() == 0);
@@ -41,8 +49,13 @@ class LeadershipIT {
         a.cancel(true);
         await().atMost(Duration.ofSeconds(15)).until(() -> bLeads.get() == 1);
         assertThat(maxLeaders.get()).isEqualTo(1);
-        assertThat(client.leases().inNamespace("mcdhooks").withName(Leadership.LEASE).get()
-                .getSpec().getHolderIdentity()).isEqualTo("replica-b");
+        assertThat(client.leases()
+                        .inNamespace("mcdhooks")
+                        .withName(Leadership.LEASE)
+                        .get()
+                        .getSpec()
+                        .getHolderIdentity())
+                .isEqualTo("replica-b");
         b.cancel(true);
     }
 
@@ -67,8 +80,13 @@ class LeadershipIT {
                 }
                 return response;
             });
-            CompletableFuture<?> a = Leadership.campaign(cluster.client(), "mcdhooks", "replica-a", lease,
-                    leads::incrementAndGet, () -> stoppedAt.set(System.nanoTime()));
+            CompletableFuture<?> a = Leadership.campaign(
+                    cluster.client(),
+                    "mcdhooks",
+                    "replica-a",
+                    lease,
+                    leads::incrementAndGet,
+                    () -> stoppedAt.set(System.nanoTime()));
             await().atMost(Duration.ofSeconds(10)).until(() -> leads.get() == 1);
 
             // When the API server answers its renewals with 503 (which the client retries for long)

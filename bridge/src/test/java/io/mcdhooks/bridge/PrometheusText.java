@@ -13,10 +13,10 @@ final class PrometheusText {
     private static final Pattern SAMPLE = Pattern.compile(
             "^" + NAME + "(?:\\{(?:" + LABEL + "(?:," + LABEL + ")*,?)?\\})? " + VALUE + "(?: -?\\d+)?$");
     private static final Pattern HELP = Pattern.compile("^# HELP " + NAME + " .*$");
-    private static final Pattern TYPE = Pattern.compile("^# TYPE " + NAME + " (counter|gauge|histogram|summary|untyped)$");
+    private static final Pattern TYPE =
+            Pattern.compile("^# TYPE " + NAME + " (counter|gauge|histogram|summary|untyped)$");
 
-    private PrometheusText() {
-    }
+    private PrometheusText() {}
 
     static void assertValid(String scrape) {
         assertThat(scrape).isNotBlank();
@@ -24,8 +24,11 @@ final class PrometheusText {
             if (line.isEmpty()) {
                 continue;
             }
-            assertThat(SAMPLE.matcher(line).matches() || HELP.matcher(line).matches() || TYPE.matcher(line).matches())
-                    .as("a Prometheus text line: %s", line).isTrue();
+            assertThat(SAMPLE.matcher(line).matches()
+                            || HELP.matcher(line).matches()
+                            || TYPE.matcher(line).matches())
+                    .as("a Prometheus text line: %s", line)
+                    .isTrue();
         }
     }
 }

@@ -1,6 +1,14 @@
 package io.mcdhooks.bridge;
 
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Outcome;
+import io.mcdhooks.schemas.Verdict;
+import io.mcdhooks.schemas.codec.MessageCodec;
+import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import io.mcdhooks.schemas.kafka.Topics;
+import io.mcdhooks.schemas.sign.VerdictSignatures;
 import java.net.URI;
+import java.security.PrivateKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -14,7 +22,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -24,13 +31,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-
-import io.mcdhooks.schemas.GateRequest;
-import io.mcdhooks.schemas.Outcome;
-import io.mcdhooks.schemas.Verdict;
-import io.mcdhooks.schemas.codec.MessageCodec;
-import io.mcdhooks.schemas.kafka.CloudEventsKafka;
-import io.mcdhooks.schemas.kafka.Topics;
 
 /**
  * A hook played by the test: it reads gate requests from Kafka like any hook and answers each as
@@ -46,29 +46,42 @@ final class ScriptedHook implements AutoCloseable {
     private final ExecutorService loop = Executors.newSingleThreadExecutor();
     private volatile Function<GateRequest, Optional<Outcome>> script;
     private volatile boolean running = true;
-    private volatile java.security.PrivateKey signingKey;
+    private volatile PrivateKey signingKey;
     private volatile String keyId;
 
-    ScriptedHook(String name, String bootstrap, String requestsTopic, String verdictsTopic,
-                 Function<GateRequest, Optional<Outcome>> script) {
+    ScriptedHook(
+            String name,
+            String bootstrap,
+            String requestsTopic,
+            String verdictsTopic,
+            Function<GateRequest, Optional<Outcome>> script) {
         this.name = name;
         this.verdictsTopic = verdictsTopic;
         this.script = script;
-        this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer());
+        this.producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap, ProducerConfig.ACKS_CONFIG, "all"),
+                new StringSerializer(),
+                new ByteArraySerializer());
         loop.submit(() -> {
-            try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                    // The hook's own group, as a real runner has: its lag is what operators watch.
-                    ConsumerConfig.GROUP_ID_CONFIG, Topics.hookGroup(name),
-                    ConsumerConfig.AUTO_COMMIT_INTERVAL_MS_CONFIG, 200,
-                    ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+            try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                    Map.of(
+                            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                            bootstrap,
+                            // The hook's own group, as a real runner has: its lag is what operators watch.
+                            ConsumerConfig.GROUP_ID_CONFIG,
+                            Topics.hookGroup(name),
+                            ConsumerConfig.AUTO_COMMIT_INTERVAL_MS_CONFIG,
+                            200,
+                            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                            "earliest"),
+                    new StringDeserializer(),
                     new ByteArrayDeserializer())) {
                 consumer.subscribe(List.of(requestsTopic));
                 while (running) {
                     for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(100))) {
-                        GateRequest request = (GateRequest) cloudEvents.fromRecord(record.key(), record.headers(),
-                                record.value()).message();
+                        GateRequest request = (GateRequest) cloudEvents
+                                .fromRecord(record.key(), record.headers(), record.value())
+                                .message();
                         seen.add(request);
                         this.script.apply(request).ifPresent(outcome -> answer(request, outcome));
                     }
@@ -79,7 +92,7 @@ final class ScriptedHook implements AutoCloseable {
     }
 
     /** Signs every verdict from now on with {@code key}, known to the gatekeeper as {@code id}. */
-    void signWith(java.security.PrivateKey key, String id) {
+    void signWith(PrivateKey key, String id) {
         this.signingKey = key;
         this.keyId = id;
     }
@@ -95,14 +108,26 @@ final class ScriptedHook implements AutoCloseable {
 
     /** Publishes a verdict on {@code request} now. */
     void answer(GateRequest request, Outcome outcome) {
-        Verdict verdict = Verdict.answering(request, name, outcome,
+        Verdict verdict = Verdict.answering(
+                request,
+                name,
+                outcome,
                 outcome == Outcome.PASS ? "ChecksPassed" : outcome == Outcome.FAIL ? "ChecksFailed" : "StillChecking",
-                name + " says " + outcome, null, Instant.now());
+                name + " says " + outcome,
+                null,
+                Instant.now());
         try {
-            Map<String, String> extensions = signingKey == null ? Map.of() : Map.of(CloudEventsKafka.JWS_EXTENSION,
-                    io.mcdhooks.schemas.sign.VerdictSignatures.sign(verdict, signingKey, keyId));
-            producer.send(cloudEvents.toRecord(verdictsTopic, verdict, UUID.randomUUID().toString(),
-                    URI.create("/hooks/" + name), OffsetDateTime.now(ZoneOffset.UTC), extensions)).get();
+            Map<String, String> extensions = signingKey == null
+                    ? Map.of()
+                    : Map.of(CloudEventsKafka.JWS_EXTENSION, VerdictSignatures.sign(verdict, signingKey, keyId));
+            producer.send(cloudEvents.toRecord(
+                            verdictsTopic,
+                            verdict,
+                            UUID.randomUUID().toString(),
+                            URI.create("/hooks/" + name),
+                            OffsetDateTime.now(ZoneOffset.UTC),
+                            extensions))
+                    .get();
         } catch (Exception e) {
             throw new IllegalStateException("could not publish a verdict", e);
         }

@@ -2,18 +2,16 @@ package io.mcdhooks.bridge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mcdhooks.bridge.metrics.BridgeMetrics;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import io.mcdhooks.bridge.metrics.BridgeMetrics;
-import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
 
 class StandbyEndpointsTest {
 
@@ -26,8 +24,10 @@ class StandbyEndpointsTest {
 
     @Test
     void aStandbyIsAliveReadyToTakeOverAndScrapable() throws Exception {
-        HttpServer server = StandbyEndpoints.start(vertx, 0, BridgeMetrics.create()).toCompletionStage()
-                .toCompletableFuture().get(10, TimeUnit.SECONDS);
+        HttpServer server = StandbyEndpoints.start(vertx, 0, BridgeMetrics.create())
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
         HttpClient http = HttpClient.newHttpClient();
 
         HttpResponse<String> health = get(http, server, "/healthz");
@@ -44,7 +44,9 @@ class StandbyEndpointsTest {
     }
 
     private static HttpResponse<String> get(HttpClient http, HttpServer server, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.actualPort() + path)).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.actualPort() + path))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }

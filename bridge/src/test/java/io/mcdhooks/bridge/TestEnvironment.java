@@ -1,10 +1,9 @@
 package io.mcdhooks.bridge;
 
+import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
-
-import io.mcdhooks.sandbox.kafka.KafkaBroker;
 
 /**
  * Bridge settings for a test: the test broker, topics of its own, a free port, topics created.
@@ -12,11 +11,11 @@ import io.mcdhooks.sandbox.kafka.KafkaBroker;
  */
 public final class TestEnvironment {
 
-    private TestEnvironment() {
-    }
+    private TestEnvironment() {}
 
     public static Map<String, String> bridge(KafkaBroker broker, String cluster) {
-        return bridge(broker.bootstrapServers(), cluster, UUID.randomUUID().toString().substring(0, 8));
+        return bridge(
+                broker.bootstrapServers(), cluster, UUID.randomUUID().toString().substring(0, 8));
     }
 
     /** With topics named {@code <topic>-<suffix>}: bridges given the same suffix share them. */

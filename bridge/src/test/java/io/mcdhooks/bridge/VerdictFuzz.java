@@ -4,14 +4,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeaders;
-
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.sessions.JqwikSession;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * Random and mutated records for the verdicts topic, generated with jqwik's arbitraries: pure
@@ -20,19 +18,22 @@ import net.jqwik.api.sessions.JqwikSession;
  */
 final class VerdictFuzz {
 
-    private VerdictFuzz() {
-    }
+    private VerdictFuzz() {}
 
-    static List<ProducerRecord<String, byte[]>> records(String topic, ProducerRecord<String, byte[]> valid, int count,
-                                                         long seed) {
+    static List<ProducerRecord<String, byte[]>> records(
+            String topic, ProducerRecord<String, byte[]> valid, int count, long seed) {
         List<ProducerRecord<String, byte[]>> out = new ArrayList<>(count);
         // Outside a jqwik property, arbitraries need a session of their own.
         JqwikSession.run(() -> generate(topic, valid, count, new Random(seed), out));
         return out;
     }
 
-    private static void generate(String topic, ProducerRecord<String, byte[]> valid, int count, Random random,
-                                 List<ProducerRecord<String, byte[]>> out) {
+    private static void generate(
+            String topic,
+            ProducerRecord<String, byte[]> valid,
+            int count,
+            Random random,
+            List<ProducerRecord<String, byte[]>> out) {
         Arbitrary<String> junk = Arbitraries.strings().all().ofMaxLength(64).filter(s -> !s.contains("PASS"));
         Arbitrary<byte[]> noise = Arbitraries.bytes().array(byte[].class).ofMaxSize(512);
         String body = new String(valid.value(), StandardCharsets.UTF_8);
@@ -43,8 +44,10 @@ final class VerdictFuzz {
             String key = valid.key();
             switch (kind) {
                 case 0 -> value = sample(noise, random);
-                case 1 -> value = mutateField(body, random, sample(junk, random)).getBytes(StandardCharsets.UTF_8);
-                case 2 -> value = body.substring(0, random.nextInt(body.length())).getBytes(StandardCharsets.UTF_8);
+                case 1 ->
+                    value = mutateField(body, random, sample(junk, random)).getBytes(StandardCharsets.UTF_8);
+                case 2 ->
+                    value = body.substring(0, random.nextInt(body.length())).getBytes(StandardCharsets.UTF_8);
                 case 3 -> {
                     Header[] all = headers.toArray();
                     headers.remove(all[random.nextInt(all.length)].key());
@@ -67,8 +70,9 @@ final class VerdictFuzz {
 
     /** Replaces the value of one field of the body's JSON with {@code replacement} (quoted or not). */
     private static String mutateField(String body, Random random, String replacement) {
-        String[] fields = {"cluster", "gateId", "attempt", "hook", "stage", "pool", "targetConfig", "outcome",
-                "reason", "producedAt"};
+        String[] fields = {
+            "cluster", "gateId", "attempt", "hook", "stage", "pool", "targetConfig", "outcome", "reason", "producedAt"
+        };
         String field = "\"" + fields[random.nextInt(fields.length)] + "\":";
         int at = body.indexOf(field);
         int end = body.indexOf(',', at);

@@ -28,7 +28,8 @@ public record GateDecision(
         String summary,
         OperatorOverride override,
         Instant openedAt,
-        Instant decidedAt) implements Message {
+        Instant decidedAt)
+        implements Message {
 
     private static final String KIND = "GateDecision";
 
@@ -76,21 +77,43 @@ public record GateDecision(
     }
 
     /** A hook's standing in the gate. */
-    public enum HookState { PASS, FAIL, PENDING, MISSING, TIMED_OUT }
+    public enum HookState {
+        PASS,
+        FAIL,
+        PENDING,
+        MISSING,
+        TIMED_OUT
+    }
 
     /** Whether a hook's verdicts can hold a gate. */
-    public enum Mode { Enforcing, Advisory }
+    public enum Mode {
+        Enforcing,
+        Advisory
+    }
 
     /** What a timeout of a hook does. */
-    public enum FailurePolicy { Fail, Ignore }
+    public enum FailurePolicy {
+        Fail,
+        Ignore
+    }
 
     /**
      * One hook's standing: its latest outcome and why, and the settings the gate snapshotted for
      * it when it opened.
      */
-    public record HookStatus(String hook, HookState state, Mode mode, String reason, String message, Instant at,
-                             FailurePolicy failurePolicy, Integer timeoutSeconds, Integer maxExtensionSeconds,
-                             Instant deadline, Boolean signed, Boolean pausePool) {
+    public record HookStatus(
+            String hook,
+            HookState state,
+            Mode mode,
+            String reason,
+            String message,
+            Instant at,
+            FailurePolicy failurePolicy,
+            Integer timeoutSeconds,
+            Integer maxExtensionSeconds,
+            Instant deadline,
+            Boolean signed,
+            Boolean pausePool) {
         public HookStatus {
             Require.text(hook, KIND, "hooks[].hook");
             Require.present(state, KIND, "hooks[].state");

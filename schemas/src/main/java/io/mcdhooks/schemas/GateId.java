@@ -6,8 +6,7 @@ package io.mcdhooks.schemas;
  */
 public final class GateId {
 
-    private GateId() {
-    }
+    private GateId() {}
 
     public static String of(String cluster, Stage stage, String subject, String targetConfig) {
         return cluster + "/" + stage.wire() + "/" + subject + "/" + targetConfig;

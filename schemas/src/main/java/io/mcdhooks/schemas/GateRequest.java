@@ -31,7 +31,8 @@ public record GateRequest(
         String targetConfig,
         TargetFacts target,
         Instant requestedAt,
-        Instant deadline) implements Message {
+        Instant deadline)
+        implements Message {
 
     private static final String KIND = "GateRequest";
 

@@ -32,7 +32,8 @@ public record LifecycleEvent(
         String reason,
         Condition condition,
         Instant observedAt,
-        boolean late) implements Message {
+        boolean late)
+        implements Message {
 
     private static final String KIND = "LifecycleEvent";
 
@@ -44,7 +45,8 @@ public record LifecycleEvent(
         boolean poolTransition = transition.scope() == Transition.Scope.POOL;
         boolean poolObject = object.kind() == ObjectRef.Kind.MachineConfigPool;
         if (poolTransition != poolObject) {
-            throw new IllegalArgumentException(KIND + ".transition " + transition + " does not apply to a " + object.kind());
+            throw new IllegalArgumentException(
+                    KIND + ".transition " + transition + " does not apply to a " + object.kind());
         }
     }
 
@@ -62,7 +64,10 @@ public record LifecycleEvent(
     public record ObjectRef(Kind kind, String name, String uid, String resourceVersion) {
 
         /** Kinds the bridge watches. */
-        public enum Kind { Node, MachineConfigPool }
+        public enum Kind {
+            Node,
+            MachineConfigPool
+        }
 
         public ObjectRef {
             Require.present(kind, KIND, "object.kind");

@@ -6,8 +6,7 @@ import java.util.Map;
 /** Checks the records run in their compact constructors; messages name kind and field. */
 final class Require {
 
-    private Require() {
-    }
+    private Require() {}
 
     static <T> T present(T value, String kind, String field) {
         if (value == null) {

@@ -27,7 +27,10 @@ public enum Transition {
     POOL_DEGRADED("pool-degraded", Scope.POOL);
 
     /** Whether a transition belongs to a node or a pool. */
-    public enum Scope { NODE, POOL }
+    public enum Scope {
+        NODE,
+        POOL
+    }
 
     private final String wire;
     private final Scope scope;

@@ -23,7 +23,8 @@ public record Verdict(
         String reason,
         String message,
         Integer retryAfterSeconds,
-        Instant producedAt) implements Message {
+        Instant producedAt)
+        implements Message {
 
     private static final String KIND = "Verdict";
 
@@ -44,11 +45,28 @@ public record Verdict(
     }
 
     /** A verdict answering {@code request}. */
-    public static Verdict answering(GateRequest request, String hook, Outcome outcome, String reason,
-                                    String message, Integer retryAfterSeconds, Instant producedAt) {
-        return new Verdict(request.cluster(), request.gateId(), request.attempt(), hook, request.stage(),
-                request.pool().name(), request.node() == null ? null : request.node().name(),
-                request.targetConfig(), outcome, reason, message, retryAfterSeconds, producedAt);
+    public static Verdict answering(
+            GateRequest request,
+            String hook,
+            Outcome outcome,
+            String reason,
+            String message,
+            Integer retryAfterSeconds,
+            Instant producedAt) {
+        return new Verdict(
+                request.cluster(),
+                request.gateId(),
+                request.attempt(),
+                hook,
+                request.stage(),
+                request.pool().name(),
+                request.node() == null ? null : request.node().name(),
+                request.targetConfig(),
+                outcome,
+                reason,
+                message,
+                retryAfterSeconds,
+                producedAt);
     }
 
     @Override

@@ -10,8 +10,7 @@ import java.util.stream.Stream;
 /** The example messages under {@code src/test/resources}: one file per message, named by kind. */
 public final class Examples {
 
-    private Examples() {
-    }
+    private Examples() {}
 
     /** Files of a folder on the test classpath, e.g. {@code examples} or {@code invalid}. */
     public static Stream<Path> in(String folder) {

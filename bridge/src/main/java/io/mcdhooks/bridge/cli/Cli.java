@@ -1,17 +1,18 @@
 package io.mcdhooks.bridge.cli;
 
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.mcdhooks.bridge.Durations;
+import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.mcdhooks.schemas.kafka.Topics;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-
-import io.mcdhooks.schemas.kafka.KafkaSettings;
-import io.mcdhooks.schemas.kafka.Topics;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,10 +24,18 @@ import picocli.CommandLine.Option;
  * <p>Exit codes: 0 done; 1 failed; 2 bad arguments; 3 Kafka unreachable; 4 the Kubernetes API
  * refused or could not be reached.
  */
-@Command(name = "mcdhooks", mixinStandardHelpOptions = true, version = "mcdhooks 0.1.0",
+@Command(
+        name = "mcdhooks",
+        mixinStandardHelpOptions = true,
+        version = "mcdhooks 0.1.0",
         description = "Operate mcd-update-hooks: gates, hooks, lag, events, overrides.",
-        subcommands = {StatusCommand.class, HooksCommand.class, LagCommand.class, TailCommand.class,
-                OverrideCommand.class})
+        subcommands = {
+            StatusCommand.class,
+            HooksCommand.class,
+            LagCommand.class,
+            TailCommand.class,
+            OverrideCommand.class
+        })
 public final class Cli implements Runnable {
 
     public static final int KAFKA_UNREACHABLE = 3;
@@ -38,16 +47,22 @@ public final class Cli implements Runnable {
     @Option(names = "--cluster", description = "Only this cluster's gates and nodes (default: every cluster).")
     String cluster;
 
-    @Option(names = "--timeout", defaultValue = "10s", converter = DurationConverter.class,
+    @Option(
+            names = "--timeout",
+            defaultValue = "10s",
+            converter = DurationConverter.class,
             description = "How long to wait for Kafka (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
     @Option(names = "--topic-lifecycle", defaultValue = Topics.LIFECYCLE, hidden = true)
     String lifecycleTopic;
+
     @Option(names = "--topic-gate-requests", defaultValue = Topics.GATE_REQUESTS, hidden = true)
     String requestsTopic;
+
     @Option(names = "--topic-verdicts", defaultValue = Topics.VERDICTS, hidden = true)
     String verdictsTopic;
+
     @Option(names = "--topic-gate-decisions", defaultValue = Topics.GATE_DECISIONS, hidden = true)
     String decisionsTopic;
 
@@ -65,13 +80,15 @@ public final class Cli implements Runnable {
     public static int run(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
         Cli cli = new Cli();
         cli.env = env;
-        CommandLine line = new CommandLine(cli).setOut(out).setErr(err)
+        CommandLine line = new CommandLine(cli)
+                .setOut(out)
+                .setErr(err)
                 .setExecutionExceptionHandler((e, commandLine, parseResult) -> {
                     if (e instanceof KafkaUnreachable) {
                         err.println("mcdhooks: " + e.getMessage());
                         return KAFKA_UNREACHABLE;
                     }
-                    if (e instanceof io.fabric8.kubernetes.client.KubernetesClientException) {
+                    if (e instanceof KubernetesClientException) {
                         err.println("mcdhooks: Kubernetes API: " + e.getMessage());
                         return KUBERNETES_FAILED;
                     }
@@ -98,10 +115,10 @@ public final class Cli implements Runnable {
         try {
             servers = settings.bootstrapServers();
         } catch (IllegalStateException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "no Kafka given: use --bootstrap-servers or set KAFKA_BOOTSTRAP_SERVERS");
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "no Kafka given: use --bootstrap-servers or set KAFKA_BOOTSTRAP_SERVERS");
         }
-        Map<String, Object> probe = new java.util.HashMap<>(settings.asMap());
+        Map<String, Object> probe = new HashMap<>(settings.asMap());
         probe.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         probe.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 5000));
         try (Admin admin = Admin.create(probe)) {
@@ -129,7 +146,7 @@ public final class Cli implements Runnable {
         @Override
         public Duration convert(String value) {
             try {
-                return io.mcdhooks.bridge.Durations.parse("duration", value);
+                return Durations.parse("duration", value);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.TypeConversionException("'" + value + "' is not a duration such as 30s, 5m, 48h");
             }

@@ -1,5 +1,8 @@
 package io.mcdhooks.bridge.cli;
 
+import io.mcdhooks.bridge.lag.LagStatus;
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.kafka.KafkaSettings;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,10 +12,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-
-import io.mcdhooks.bridge.lag.LagStatus;
-import io.mcdhooks.schemas.GateDecision;
-import io.mcdhooks.schemas.kafka.KafkaSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -24,7 +23,10 @@ final class HooksCommand implements Callable<Integer> {
     @ParentCommand
     Cli cli;
 
-    @Option(names = "--lookback", defaultValue = "48h", converter = Cli.DurationConverter.class,
+    @Option(
+            names = "--lookback",
+            defaultValue = "48h",
+            converter = Cli.DurationConverter.class,
             description = "How far back to read decisions (default: ${DEFAULT-VALUE}).")
     Duration lookback;
 
@@ -53,8 +55,9 @@ final class HooksCommand implements Callable<Integer> {
         Instant now = Instant.now();
         for (String hook : names) {
             LagStatus s = statuses.get(hook);
-            out.printf("%s (%s) lag: %s%n", hook, modes.getOrDefault(hook, "no gates seen"),
-                    s == null ? "unknown" : s.describe(now));
+            out.printf(
+                    "%s (%s) lag: %s%n",
+                    hook, modes.getOrDefault(hook, "no gates seen"), s == null ? "unknown" : s.describe(now));
             List<String> last = verdicts.getOrDefault(hook, List.of());
             for (String v : last.subList(Math.max(0, last.size() - 5), last.size())) {
                 out.printf("  %s%n", v);

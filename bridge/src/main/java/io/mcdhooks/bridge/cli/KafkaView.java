@@ -1,13 +1,5 @@
 package io.mcdhooks.bridge.cli;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-
 import io.mcdhooks.bridge.publish.PublishedLog;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.LifecycleEvent;
@@ -15,6 +7,13 @@ import io.mcdhooks.schemas.Message;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** What the lifecycle and decision topics say now: the latest of each node, pool and gate. */
 final class KafkaView {
@@ -27,8 +26,15 @@ final class KafkaView {
     static KafkaView read(Cli cli, KafkaSettings kafka, Duration lookback) {
         KafkaView view = new KafkaView();
         List<Message> messages = new ArrayList<>();
-        PublishedLog.read(kafka, List.of(cli.lifecycleTopic, cli.decisionsTopic), cli.cluster, lookback, cli.timeout,
-                new CloudEventsKafka(new MessageCodec()), Clock.systemUTC(), messages::add);
+        PublishedLog.read(
+                kafka,
+                List.of(cli.lifecycleTopic, cli.decisionsTopic),
+                cli.cluster,
+                lookback,
+                cli.timeout,
+                new CloudEventsKafka(new MessageCodec()),
+                Clock.systemUTC(),
+                messages::add);
         for (Message m : messages) {
             if (m instanceof LifecycleEvent e) {
                 String key = e.cluster() + "/" + e.object().name();

@@ -1,9 +1,5 @@
 package io.mcdhooks.bridge.cli;
 
-import java.util.Map;
-import java.util.concurrent.Callable;
-
-
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.mcdhooks.bridge.gate.GatekeeperService;
@@ -11,6 +7,9 @@ import io.mcdhooks.bridge.gate.OverrideRequest;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.watch.McoInformers;
 import io.mcdhooks.schemas.Stage;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -43,6 +42,7 @@ final class OverrideCommand implements Callable<Integer> {
     static final class Action {
         @Option(names = "--release", required = true, description = "Let the gate open.")
         boolean release;
+
         @Option(names = "--block", required = true, description = "Keep it closed, whatever the hooks say.")
         boolean block;
     }
@@ -54,7 +54,8 @@ final class OverrideCommand implements Callable<Integer> {
     public Integer call() {
         String[] parts = gate.split("/");
         if (parts.length != 4 || reason.isBlank()) {
-            throw new ParameterException(cli.spec.commandLine(),
+            throw new ParameterException(
+                    cli.spec.commandLine(),
                     "--gate must be <cluster>/<stage>/<node or pool>/<config>, and --reason must say why");
         }
         Stage stage;
@@ -68,7 +69,8 @@ final class OverrideCommand implements Callable<Integer> {
             String who = by != null ? by : currentUser(client);
             String value = new OverrideRequest(gate, action.release, who, reason).toJson();
             if (stage == Stage.POOL_PRE_UPDATE) {
-                client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1")).withName(parts[2])
+                client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1"))
+                        .withName(parts[2])
                         .edit(p -> {
                             p.getMetadata().setAnnotations(with(p.getMetadata().getAnnotations(), value));
                             return p;
@@ -79,8 +81,10 @@ final class OverrideCommand implements Callable<Integer> {
                     return n;
                 });
             }
-            cli.spec.commandLine().getOut().printf("%s %s by %s: %s%n", action.release ? "release" : "block",
-                    gate, who, reason);
+            cli.spec
+                    .commandLine()
+                    .getOut()
+                    .printf("%s %s by %s: %s%n", action.release ? "release" : "block", gate, who, reason);
             return 0;
         } finally {
             if (client != clientForTests) {
@@ -90,14 +94,17 @@ final class OverrideCommand implements Callable<Integer> {
     }
 
     private static Map<String, String> with(Map<String, String> annotations, String value) {
-        Map<String, String> copy = annotations == null ? new java.util.HashMap<>() : new java.util.HashMap<>(annotations);
+        Map<String, String> copy = annotations == null ? new HashMap<>() : new HashMap<>(annotations);
         copy.put(GatekeeperService.OVERRIDE_ANNOTATION, value);
         return copy;
     }
 
     private static String currentUser(KubernetesClient client) {
         var context = client.getConfiguration().getCurrentContext();
-        return context == null || context.getContext() == null || context.getContext().getUser() == null
-                ? System.getProperty("user.name") : context.getContext().getUser();
+        return context == null
+                        || context.getContext() == null
+                        || context.getContext().getUser() == null
+                ? System.getProperty("user.name")
+                : context.getContext().getUser();
     }
 }

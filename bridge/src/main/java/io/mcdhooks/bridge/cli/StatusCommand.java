@@ -1,18 +1,19 @@
 package io.mcdhooks.bridge.cli;
 
-import java.io.PrintWriter;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
-
 import io.mcdhooks.bridge.lag.LagMonitor;
 import io.mcdhooks.bridge.lag.LagStatus;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.LifecycleEvent;
 import io.mcdhooks.schemas.Transition;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -23,7 +24,10 @@ final class StatusCommand implements Callable<Integer> {
     @ParentCommand
     Cli cli;
 
-    @Option(names = "--lookback", defaultValue = "48h", converter = Cli.DurationConverter.class,
+    @Option(
+            names = "--lookback",
+            defaultValue = "48h",
+            converter = Cli.DurationConverter.class,
             description = "How far back to read (default: ${DEFAULT-VALUE}).")
     Duration lookback;
 
@@ -37,17 +41,28 @@ final class StatusCommand implements Callable<Integer> {
         for (LifecycleEvent pool : view.pools.values()) {
             String target = pool.toConfig();
             List<LifecycleEvent> members = view.nodes.values().stream()
-                    .filter(n -> pool.object().name().equals(n.pool()) && pool.cluster().equals(n.cluster())).toList();
-            long updated = members.stream().filter(n -> n.transition() == Transition.DONE
-                    && target != null && target.equals(n.toConfig())).count();
-            out.printf("  %-24s %-10s %-18s %s%n", pool.cluster() + "/" + pool.object().name(),
-                    updated + "/" + members.size(), pool.transition(), target);
+                    .filter(n -> pool.object().name().equals(n.pool())
+                            && pool.cluster().equals(n.cluster()))
+                    .toList();
+            long updated = members.stream()
+                    .filter(n -> n.transition() == Transition.DONE && target != null && target.equals(n.toConfig()))
+                    .count();
+            out.printf(
+                    "  %-24s %-10s %-18s %s%n",
+                    pool.cluster() + "/" + pool.object().name(),
+                    updated + "/" + members.size(),
+                    pool.transition(),
+                    target);
         }
         out.println("NODES");
         out.printf("  %-40s %-12s %-20s %s%n", "NODE", "POOL", "LAST", "TARGET");
         for (LifecycleEvent node : view.nodes.values()) {
-            out.printf("  %-40s %-12s %-20s %s%n", node.cluster() + "/" + node.object().name(), node.pool(),
-                    node.transition() + (node.late() ? " (late)" : ""), node.toConfig());
+            out.printf(
+                    "  %-40s %-12s %-20s %s%n",
+                    node.cluster() + "/" + node.object().name(),
+                    node.pool(),
+                    node.transition() + (node.late() ? " (late)" : ""),
+                    node.toConfig());
         }
         List<GateDecision> open = view.openGates();
         Map<String, LagStatus> lag = open.isEmpty() ? Map.of() : lagOf(kafka, open);
@@ -58,7 +73,7 @@ final class StatusCommand implements Callable<Integer> {
             for (String hook : gate.blockingHooks()) {
                 LagStatus status = lag.get(hook);
                 if (status != null) {
-                    out.printf("    hook %s: %s%n", hook, status.describe(java.time.Instant.now()));
+                    out.printf("    hook %s: %s%n", hook, status.describe(Instant.now()));
                 }
             }
         }
@@ -69,9 +84,11 @@ final class StatusCommand implements Callable<Integer> {
     }
 
     private Map<String, LagStatus> lagOf(KafkaSettings kafka, List<GateDecision> open) {
-        List<String> hooks = open.stream().flatMap(g -> g.blockingHooks().stream()).distinct()
+        List<String> hooks = open.stream()
+                .flatMap(g -> g.blockingHooks().stream())
+                .distinct()
                 .collect(Collectors.toList());
-        try (LagMonitor monitor = new LagMonitor(kafka, cli.requestsTopic, 1, java.time.Clock.systemUTC())) {
+        try (LagMonitor monitor = new LagMonitor(kafka, cli.requestsTopic, 1, Clock.systemUTC())) {
             return monitor.sample(hooks);
         }
     }

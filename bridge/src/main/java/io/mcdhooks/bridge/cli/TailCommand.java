@@ -1,21 +1,5 @@
 package io.mcdhooks.bridge.cli;
 
-import java.io.PrintWriter;
-import java.time.Duration;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Callable;
-
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.LifecycleEvent;
@@ -24,6 +8,22 @@ import io.mcdhooks.schemas.Verdict;
 import io.mcdhooks.schemas.codec.InvalidMessageException;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -48,18 +48,17 @@ final class TailCommand implements Callable<Integer> {
         Map<String, Object> config = new HashMap<>(cli.kafka().asMap());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, fromBeginning ? "earliest" : "latest");
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, "mcdhooks-cli-tail-" + java.util.UUID.randomUUID());
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, "mcdhooks-cli-tail-" + UUID.randomUUID());
         CloudEventsKafka cloudEvents = new CloudEventsKafka(new MessageCodec());
         PrintWriter out = cli.spec.commandLine().getOut();
         long seen = 0;
         long stopAt = duration == null ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<String> topics = List.of(cli.lifecycleTopic, cli.requestsTopic, cli.verdictsTopic, cli.decisionsTopic);
             consumer.subscribe(topics, new ConsumerRebalanceListener() {
                 @Override
-                public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-                }
+                public void onPartitionsRevoked(Collection<TopicPartition> partitions) {}
 
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
@@ -76,7 +75,9 @@ final class TailCommand implements Callable<Integer> {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     String line;
                     try {
-                        Message m = cloudEvents.fromRecord(record.key(), record.headers(), record.value()).message();
+                        Message m = cloudEvents
+                                .fromRecord(record.key(), record.headers(), record.value())
+                                .message();
                         if (cli.cluster != null && !cli.cluster.equals(m.cluster())) {
                             continue;
                         }
@@ -85,7 +86,7 @@ final class TailCommand implements Callable<Integer> {
                         line = "unreadable record " + record.topic() + "/" + record.partition() + "@" + record.offset()
                                 + ": " + e.getMessage();
                     }
-                    out.println(java.time.Instant.ofEpochMilli(record.timestamp()) + " " + line);
+                    out.println(Instant.ofEpochMilli(record.timestamp()) + " " + line);
                     out.flush();
                     if (max > 0 && ++seen >= max) {
                         break;

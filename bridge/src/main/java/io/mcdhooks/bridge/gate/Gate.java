@@ -1,15 +1,18 @@
 package io.mcdhooks.bridge.gate;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
-
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateDecision.FailurePolicy;
 import io.mcdhooks.schemas.GateDecision.Mode;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Verdict;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * One gate: the request that opened it, the hooks it waits on (snapshotted when it opened, in
@@ -27,7 +30,7 @@ public record Gate(
         GateDecision last) {
 
     public Gate {
-        hooks = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(hooks));
+        hooks = Collections.unmodifiableMap(new TreeMap<>(hooks));
     }
 
     public String id() {
@@ -35,9 +38,11 @@ public record Gate(
     }
 
     /** Hooks of this gate whose failure should pause the pool (HoldAndPausePool). */
-    public java.util.Set<String> pauseOnFailure() {
-        return hooks.values().stream().filter(Slot::pausePoolOnFailure).map(Slot::hook)
-                .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    public Set<String> pauseOnFailure() {
+        return hooks.values().stream()
+                .filter(Slot::pausePoolOnFailure)
+                .map(Slot::hook)
+                .collect(Collectors.toUnmodifiableSet());
     }
 
     Gate with(Map<String, Slot> newHooks, Override newOverride, boolean newReleased, GateDecision newLast) {
@@ -50,8 +55,16 @@ public record Gate(
      * @param deadline when the wait for it ends, heartbeats included
      * @param latest   its latest verdict, or {@code null}
      */
-    public record Slot(String hook, Mode mode, FailurePolicy failurePolicy, Duration timeout, Duration maxExtension,
-                       boolean signed, boolean pausePoolOnFailure, Instant deadline, Verdict latest) {
+    public record Slot(
+            String hook,
+            Mode mode,
+            FailurePolicy failurePolicy,
+            Duration timeout,
+            Duration maxExtension,
+            boolean signed,
+            boolean pausePoolOnFailure,
+            Instant deadline,
+            Verdict latest) {
 
         public boolean enforcing() {
             return mode == Mode.Enforcing;
@@ -64,12 +77,11 @@ public record Gate(
         }
 
         Slot withVerdict(Verdict verdict, Instant newDeadline) {
-            return new Slot(hook, mode, failurePolicy, timeout, maxExtension, signed, pausePoolOnFailure, newDeadline,
-                    verdict);
+            return new Slot(
+                    hook, mode, failurePolicy, timeout, maxExtension, signed, pausePoolOnFailure, newDeadline, verdict);
         }
     }
 
     /** An operator's decision on a gate: release it, or keep it closed whatever the hooks say. */
-    public record Override(boolean release, String by, String reason, Instant at) {
-    }
+    public record Override(boolean release, String by, String reason, Instant at) {}
 }

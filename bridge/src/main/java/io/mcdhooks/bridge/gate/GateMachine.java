@@ -1,13 +1,5 @@
 package io.mcdhooks.bridge.gate;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.TreeMap;
-
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateDecision.Decision;
 import io.mcdhooks.schemas.GateDecision.FailurePolicy;
@@ -15,6 +7,13 @@ import io.mcdhooks.schemas.GateDecision.HookState;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Verdict;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * The gate state machine: pure functions from a gate and an input (a verdict, the passing of
@@ -38,22 +37,28 @@ import io.mcdhooks.schemas.Verdict;
  */
 public final class GateMachine {
 
-    private GateMachine() {
-    }
+    private GateMachine() {}
 
     /** The result of an input: the gate after it, what became of a verdict, and a decision if it changed. */
-    public record Step(Gate gate, VerdictFate fate, GateDecision decision) {
-    }
+    public record Step(Gate gate, VerdictFate fate, GateDecision decision) {}
 
     /** Opens a gate for {@code request}, waiting on the registered hooks that apply to it. */
     public static Step open(GateRequest request, List<HookSpec> registered, Instant now) {
         Map<String, Gate.Slot> slots = new TreeMap<>();
         for (HookSpec hook : registered) {
             if (hook.appliesTo(request)) {
-                slots.put(hook.name(), new Gate.Slot(hook.name(), hook.mode(), hook.failurePolicy(), hook.timeout(),
-                        hook.maxExtension(), hook.signed(),
-                        hook.onPostUpdateFailure() == HookSpec.PostUpdateFailure.HoldAndPausePool,
-                        now.plus(hook.timeout()), null));
+                slots.put(
+                        hook.name(),
+                        new Gate.Slot(
+                                hook.name(),
+                                hook.mode(),
+                                hook.failurePolicy(),
+                                hook.timeout(),
+                                hook.maxExtension(),
+                                hook.signed(),
+                                hook.onPostUpdateFailure() == HookSpec.PostUpdateFailure.HoldAndPausePool,
+                                now.plus(hook.timeout()),
+                                null));
             }
         }
         Gate gate = new Gate(request, now, slots, null, false, null);
@@ -68,15 +73,24 @@ public final class GateMachine {
     public static Gate restore(GateRequest request, GateDecision latest) {
         Map<String, Gate.Slot> slots = new TreeMap<>();
         for (GateDecision.HookStatus h : latest.hooks()) {
-            slots.put(h.hook(), new Gate.Slot(h.hook(), h.mode() == null ? GateDecision.Mode.Enforcing : h.mode(),
-                    h.failurePolicy() == null ? FailurePolicy.Fail : h.failurePolicy(),
-                    Duration.ofSeconds(h.timeoutSeconds() == null ? 0 : h.timeoutSeconds()),
-                    Duration.ofSeconds(h.maxExtensionSeconds() == null ? 0 : h.maxExtensionSeconds()),
-                    Boolean.TRUE.equals(h.signed()), Boolean.TRUE.equals(h.pausePool()),
-                    h.deadline() == null ? latest.openedAt() : h.deadline(), null));
+            slots.put(
+                    h.hook(),
+                    new Gate.Slot(
+                            h.hook(),
+                            h.mode() == null ? GateDecision.Mode.Enforcing : h.mode(),
+                            h.failurePolicy() == null ? FailurePolicy.Fail : h.failurePolicy(),
+                            Duration.ofSeconds(h.timeoutSeconds() == null ? 0 : h.timeoutSeconds()),
+                            Duration.ofSeconds(h.maxExtensionSeconds() == null ? 0 : h.maxExtensionSeconds()),
+                            Boolean.TRUE.equals(h.signed()),
+                            Boolean.TRUE.equals(h.pausePool()),
+                            h.deadline() == null ? latest.openedAt() : h.deadline(),
+                            null));
         }
         Gate.Override override = latest.decision() == Decision.OVERRIDDEN && latest.override() != null
-                ? new Gate.Override(latest.released(), latest.override().by(), latest.override().reason(),
+                ? new Gate.Override(
+                        latest.released(),
+                        latest.override().by(),
+                        latest.override().reason(),
                         latest.decidedAt())
                 : null;
         Instant opened = latest.openedAt() == null ? latest.decidedAt() : latest.openedAt();
@@ -111,7 +125,9 @@ public final class GateMachine {
                 || verdict.stage() != request.stage()
                 || !verdict.targetConfig().equals(request.targetConfig())
                 || !verdict.pool().equals(request.pool().name())
-                || !Objects.equals(verdict.node(), request.node() == null ? null : request.node().name())) {
+                || !Objects.equals(
+                        verdict.node(),
+                        request.node() == null ? null : request.node().name())) {
             return new Step(gate, VerdictFate.STALE, null);
         }
         Gate.Slot slot = gate.hooks().get(verdict.hook());
@@ -164,10 +180,10 @@ public final class GateMachine {
             }
             switch (state) {
                 case FAIL -> failed.add(slot.hook());
-                case TIMED_OUT -> (slot.failurePolicy() == FailurePolicy.Fail ? timedOutHeld : timedOutIgnored)
-                        .add(slot.hook());
+                case TIMED_OUT ->
+                    (slot.failurePolicy() == FailurePolicy.Fail ? timedOutHeld : timedOutIgnored).add(slot.hook());
                 case MISSING, PENDING -> waiting.add(slot.hook());
-                case PASS -> { }
+                case PASS -> {}
             }
         }
         Decision decision;
@@ -197,17 +213,29 @@ public final class GateMachine {
             blocking.addAll(waiting);
         }
         GateRequest r = gate.request();
-        return new GateDecision(r.cluster(), r.gateId(), r.attempt(), r.stage(), r.pool().name(),
-                r.node() == null ? null : r.node().name(), r.targetConfig(), decision, released, statuses, blocking,
+        return new GateDecision(
+                r.cluster(),
+                r.gateId(),
+                r.attempt(),
+                r.stage(),
+                r.pool().name(),
+                r.node() == null ? null : r.node().name(),
+                r.targetConfig(),
+                decision,
+                released,
+                statuses,
+                blocking,
                 summary(gate, decision, released, blocking, timedOutIgnored, now),
                 override == null ? null : new GateDecision.OperatorOverride(override.by(), override.reason()),
-                gate.openedAt(), now);
+                gate.openedAt(),
+                now);
     }
 
     private static Step decide(Gate gate, VerdictFate fate, Instant now, boolean opening) {
         GateDecision decision = evaluate(gate, now);
         GateDecision last = gate.last();
-        boolean changed = opening || last == null
+        boolean changed = opening
+                || last == null
                 || last.decision() != decision.decision()
                 || last.released() != decision.released()
                 || !last.blockingHooks().equals(decision.blockingHooks());
@@ -234,21 +262,33 @@ public final class GateMachine {
 
     private static GateDecision.HookStatus status(Gate.Slot slot, HookState state) {
         Verdict v = slot.latest();
-        return new GateDecision.HookStatus(slot.hook(), state, slot.mode(),
-                v == null ? null : v.reason(), v == null ? null : v.message(), v == null ? null : v.producedAt(),
-                slot.failurePolicy(), seconds(slot.timeout()), seconds(slot.maxExtension()), slot.deadline(),
-                slot.signed(), slot.pausePoolOnFailure());
+        return new GateDecision.HookStatus(
+                slot.hook(),
+                state,
+                slot.mode(),
+                v == null ? null : v.reason(),
+                v == null ? null : v.message(),
+                v == null ? null : v.producedAt(),
+                slot.failurePolicy(),
+                seconds(slot.timeout()),
+                seconds(slot.maxExtension()),
+                slot.deadline(),
+                slot.signed(),
+                slot.pausePoolOnFailure());
     }
 
     /** One line for humans: who holds the gate and why, e.g. "blocked by kmod-check: FAIL ModulesMissing". */
-    private static String summary(Gate gate, Decision decision, boolean released, List<String> blocking,
-                                  List<String> ignored, Instant now) {
+    private static String summary(
+            Gate gate, Decision decision, boolean released, List<String> blocking, List<String> ignored, Instant now) {
         return switch (decision) {
-            case OVERRIDDEN -> (released ? "released" : "blocked") + " by operator " + gate.override().by()
-                    + ": " + gate.override().reason();
+            case OVERRIDDEN ->
+                (released ? "released" : "blocked") + " by operator "
+                        + gate.override().by() + ": " + gate.override().reason();
             case RELEASED -> gate.hooks().isEmpty() ? "no hooks to wait on" : "every required hook passed";
-            case TIMED_OUT -> released ? "passed; timed out and ignored: " + String.join(", ", ignored)
-                    : "timed out waiting on " + describe(gate, blocking, now);
+            case TIMED_OUT ->
+                released
+                        ? "passed; timed out and ignored: " + String.join(", ", ignored)
+                        : "timed out waiting on " + describe(gate, blocking, now);
             case BLOCKED -> "blocked by " + describe(gate, blocking, now);
             case OPENED -> "waiting on " + describe(gate, blocking, now);
         };

@@ -1,5 +1,9 @@
 package io.mcdhooks.bridge.gate;
 
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Stage;
+import io.mcdhooks.schemas.Verdict;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,14 +13,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.mcdhooks.schemas.GateDecision;
-import io.mcdhooks.schemas.GateRequest;
-import io.mcdhooks.schemas.Stage;
-import io.mcdhooks.schemas.Verdict;
 
 /**
  * The gatekeeper's memory: every gate of this cluster and the hooks registered now. It opens
@@ -121,10 +119,14 @@ public final class Gatekeeper {
             return false;
         }
         Gate.Override current = gate.override();
-        boolean same = current != null && current.release() == override.release()
-                && current.by().equals(override.by()) && current.reason().equals(override.reason());
+        boolean same = current != null
+                && current.release() == override.release()
+                && current.by().equals(override.by())
+                && current.reason().equals(override.reason());
         if (!same) {
-            LOG.atWarn().addKeyValue("gate", gateId).addKeyValue("by", override.by())
+            LOG.atWarn()
+                    .addKeyValue("gate", gateId)
+                    .addKeyValue("by", override.by())
                     .log("operator override: {} ({})", override.release() ? "release" : "block", override.reason());
             apply(GateMachine.onOverride(gate, override, clock.instant()));
         }

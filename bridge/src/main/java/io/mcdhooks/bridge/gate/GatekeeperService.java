@@ -1,20 +1,5 @@
 package io.mcdhooks.bridge.gate;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -24,12 +9,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.mcdhooks.bridge.hooks.HookSpecs;
 import io.mcdhooks.bridge.hooks.UpdateHook;
+import io.mcdhooks.bridge.hooks.UpdateHookStatus;
 import io.mcdhooks.bridge.lag.LagMonitor;
 import io.mcdhooks.bridge.lag.LagStatus;
-import io.mcdhooks.bridge.metrics.BridgeMetrics;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.bridge.mco.Views;
+import io.mcdhooks.bridge.metrics.BridgeMetrics;
 import io.mcdhooks.bridge.publish.EventIds;
 import io.mcdhooks.bridge.publish.Outbox;
 import io.mcdhooks.bridge.publish.Outgoing;
@@ -47,10 +33,31 @@ import io.mcdhooks.schemas.sign.VerdictSignatures;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.kafka.client.common.TopicPartition;
 import io.vertx.kafka.client.consumer.KafkaConsumer;
 import io.vertx.kafka.client.producer.KafkaProducer;
 import io.vertx.kafka.client.producer.KafkaProducerRecord;
+import java.nio.charset.StandardCharsets;
+import java.security.PublicKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The gatekeeper's adapters around {@link Gatekeeper}: UpdateHooks from the API, gate requests
@@ -81,10 +88,17 @@ public final class GatekeeperService {
     }
 
     /** Settings of the gatekeeper. */
-    public record Settings(String cluster, KafkaSettings kafka, String requestsTopic, String verdictsTopic,
-                           String deadLetterTopic, String namespace, String pauseImage, Duration tick,
-                           Duration lagInterval, int lagWindow) {
-    }
+    public record Settings(
+            String cluster,
+            KafkaSettings kafka,
+            String requestsTopic,
+            String verdictsTopic,
+            String deadLetterTopic,
+            String namespace,
+            String pauseImage,
+            Duration tick,
+            Duration lagInterval,
+            int lagWindow) {}
 
     private final Vertx vertx;
     private final Context context;
@@ -95,6 +109,7 @@ public final class GatekeeperService {
      * arrive, late gates not yet requested), and levers planned then undid holds at every restart.
      */
     private boolean following;
+
     private final Cluster cluster;
     private final Outbox decisionsOutbox;
     private final BridgeMetrics metrics;
@@ -110,22 +125,30 @@ public final class GatekeeperService {
     private KafkaProducer<byte[], byte[]> deadLetters;
     private long timer = -1;
     private long statusTimer = -1;
-    private final Map<String, io.mcdhooks.bridge.hooks.UpdateHookStatus> writtenStatus = new HashMap<>();
+    private final Map<String, UpdateHookStatus> writtenStatus = new HashMap<>();
     private final Map<String, String> invalidWritten = new HashMap<>();
     /** The last decision of each open gate an Event was recorded for, as "DECISION/released". */
     private final Map<String, String> evented = new HashMap<>();
     /** Pools whose pause is to be planned once the events queued now are handled. */
-    private final Set<String> poolsToPlan = new java.util.LinkedHashSet<>();
+    private final Set<String> poolsToPlan = new LinkedHashSet<>();
     /** Per pool, the target and whether it rolls out, as its nodes' levers were last planned for. */
-    private final Map<String, String> poolRollouts = new java.util.HashMap<>();
+    private final Map<String, String> poolRollouts = new HashMap<>();
+
     private long deadLettered;
     private long verdictRecords;
-    private final Map<String, Map<String, java.security.PublicKey>> hookKeys = new HashMap<>();
+    private final Map<String, Map<String, PublicKey>> hookKeys = new HashMap<>();
     /** How far a signed verdict may seem to predate its gate: clocks of hooks and gatekeeper differ. */
     private static final Duration CLOCK_SKEW = Duration.ofMinutes(1);
 
-    public GatekeeperService(Vertx vertx, Context context, KubernetesClient client, Settings settings,
-                             Cluster cluster, Outbox decisionsOutbox, BridgeMetrics metrics, Clock clock) {
+    public GatekeeperService(
+            Vertx vertx,
+            Context context,
+            KubernetesClient client,
+            Settings settings,
+            Cluster cluster,
+            Outbox decisionsOutbox,
+            BridgeMetrics metrics,
+            Clock clock) {
         this.metrics = metrics;
         this.clock = clock;
         this.vertx = vertx;
@@ -158,7 +181,8 @@ public final class GatekeeperService {
 
     /** Watches UpdateHooks, and the gate pods and budgets in its namespace; completes once synced. */
     public Future<Void> startWatching() {
-        SharedIndexInformer<UpdateHook> hooks = client.resources(UpdateHook.class).runnableInformer(RESYNC_MILLIS);
+        SharedIndexInformer<UpdateHook> hooks =
+                client.resources(UpdateHook.class).runnableInformer(RESYNC_MILLIS);
         hooks.addEventHandler(McoInformers.levelHandler(
                 h -> context.runOnContext(v -> onHook(h)),
                 (h, unknown) -> context.runOnContext(v -> {
@@ -168,13 +192,18 @@ public final class GatekeeperService {
                     reconcileAll();
                 })));
         String selector = LeverActuator.MANAGED_BY + "=" + LeverActuator.MANAGER;
-        SharedIndexInformer<Pod> pods = client.pods().inNamespace(settings.namespace())
-                .withLabel(LeverActuator.MANAGED_BY, LeverActuator.MANAGER).runnableInformer(RESYNC_MILLIS);
+        SharedIndexInformer<Pod> pods = client.pods()
+                .inNamespace(settings.namespace())
+                .withLabel(LeverActuator.MANAGED_BY, LeverActuator.MANAGER)
+                .runnableInformer(RESYNC_MILLIS);
         pods.addEventHandler(McoInformers.levelHandler(
                 p -> context.runOnContext(v -> gateObject(p, true, true)),
                 (p, unknown) -> context.runOnContext(v -> gateObject(p, false, true))));
-        SharedIndexInformer<PodDisruptionBudget> budgets = client.policy().v1().podDisruptionBudget()
-                .inNamespace(settings.namespace()).withLabel(LeverActuator.MANAGED_BY, LeverActuator.MANAGER)
+        SharedIndexInformer<PodDisruptionBudget> budgets = client.policy()
+                .v1()
+                .podDisruptionBudget()
+                .inNamespace(settings.namespace())
+                .withLabel(LeverActuator.MANAGED_BY, LeverActuator.MANAGER)
                 .runnableInformer(RESYNC_MILLIS);
         budgets.addEventHandler(McoInformers.levelHandler(
                 b -> context.runOnContext(v -> gateObject(b, true, false)),
@@ -201,12 +230,14 @@ public final class GatekeeperService {
             } else if (message instanceof GateDecision d) {
                 latest.put(d.gateId() + "#" + d.attempt(), d);
             } else if (message instanceof Verdict v) {
-                verdictsByGate.computeIfAbsent(v.gateId(), k -> new ArrayList<>()).add(v);
+                verdictsByGate
+                        .computeIfAbsent(v.gateId(), k -> new ArrayList<>())
+                        .add(v);
             }
         }
         for (GateRequest r : requests.values()) {
-            gatekeeper.restore(r, latest.get(r.gateId() + "#" + r.attempt()),
-                    verdictsByGate.getOrDefault(r.gateId(), List.of()));
+            gatekeeper.restore(
+                    r, latest.get(r.gateId() + "#" + r.attempt()), verdictsByGate.getOrDefault(r.gateId(), List.of()));
         }
         LOG.atInfo().addKeyValue("gates", requests.size()).log("gates rebuilt from Kafka");
     }
@@ -219,7 +250,7 @@ public final class GatekeeperService {
         startPlanning();
         timer = vertx.setPeriodic(settings.tick().toMillis(), t -> {
             gatekeeper.tick();
-            gatekeeper.forgetReleasedBefore(java.time.Instant.now().minus(Duration.ofHours(6)));
+            gatekeeper.forgetReleasedBefore(Instant.now().minus(Duration.ofHours(6)));
         });
         statusTimer = vertx.setPeriodic(STATUS_PERIOD.toMillis(), t -> {
             writeHookStatuses();
@@ -245,10 +276,12 @@ public final class GatekeeperService {
         }
         if (lagMonitor != null) {
             LagMonitor monitor = lagMonitor;
-            vertx.executeBlocking(() -> {
-                monitor.close();
-                return null;
-            }, false);
+            vertx.executeBlocking(
+                    () -> {
+                        monitor.close();
+                        return null;
+                    },
+                    false);
         }
         Future<Void> consumer = verdicts == null ? Future.succeededFuture() : verdicts.close();
         Future<Void> producer = deadLetters == null ? Future.succeededFuture() : deadLetters.close();
@@ -275,7 +308,7 @@ public final class GatekeeperService {
 
     /** A node was deleted: its gate pod and budget are removed, and its pool may go on without it. */
     public void onNodeDeleted(Node node) {
-        levers.nodeDeleted(node.getMetadata().getName(), () -> { });
+        levers.nodeDeleted(node.getMetadata().getName(), () -> {});
         String pool = cluster.poolOf(cluster.view(node));
         if (pool != null) {
             reconcilePoolPauseSoon(pool);
@@ -318,8 +351,12 @@ public final class GatekeeperService {
             // An edit that breaks a hook must not let gates open without it: the last valid
             // version stays in force, and the hook's status says what is wrong.
             boolean kept = gatekeeper.hooks().stream().anyMatch(h -> h.name().equals(name));
-            LOG.atWarn().addKeyValue("hook", name).log("ignoring this version of the hook{}: {}",
-                    kept ? " (its last valid version stays in force)" : "", e.getMessage());
+            LOG.atWarn()
+                    .addKeyValue("hook", name)
+                    .log(
+                            "ignoring this version of the hook{}: {}",
+                            kept ? " (its last valid version stays in force)" : "",
+                            e.getMessage());
             writeInvalid(name, e.getMessage());
             changed = false;
         }
@@ -335,19 +372,22 @@ public final class GatekeeperService {
         if (why.equals(invalidWritten.put(hook, why))) {
             return;
         }
-        vertx.executeBlocking(() -> {
-            client.resources(UpdateHook.class).withName(hook).editStatus(h -> {
-                io.mcdhooks.bridge.hooks.UpdateHookStatus status = h.getStatus() == null
-                        ? new io.mcdhooks.bridge.hooks.UpdateHookStatus() : h.getStatus();
-                status.setInvalid(why);
-                h.setStatus(status);
-                return h;
-            });
-            return null;
-        }, false).onFailure(e -> {
-            invalidWritten.remove(hook);
-            LOG.atDebug().addKeyValue("hook", hook).log("status not written: {}", e.getMessage());
-        });
+        vertx.executeBlocking(
+                        () -> {
+                            client.resources(UpdateHook.class).withName(hook).editStatus(h -> {
+                                UpdateHookStatus status =
+                                        h.getStatus() == null ? new UpdateHookStatus() : h.getStatus();
+                                status.setInvalid(why);
+                                h.setStatus(status);
+                                return h;
+                            });
+                            return null;
+                        },
+                        false)
+                .onFailure(e -> {
+                    invalidWritten.remove(hook);
+                    LOG.atDebug().addKeyValue("hook", hook).log("status not written: {}", e.getMessage());
+                });
     }
 
     /** Each registered hook's lag state, as last sampled. */
@@ -371,7 +411,8 @@ public final class GatekeeperService {
             }
             LagStatus status = lag.get(hook.hook());
             boolean waiting = hook.state() == GateDecision.HookState.MISSING
-                    || hook.state() == GateDecision.HookState.PENDING || hook.state() == GateDecision.HookState.TIMED_OUT;
+                    || hook.state() == GateDecision.HookState.PENDING
+                    || hook.state() == GateDecision.HookState.TIMED_OUT;
             String text = hook.hook() + ": " + hook.state() + (hook.reason() == null ? "" : " " + hook.reason());
             if (waiting && status != null) {
                 text = hook.hook() + ": " + hook.state() + ", hook " + status.describe(clock.instant());
@@ -379,7 +420,9 @@ public final class GatekeeperService {
             parts.add(text);
         }
         String verb = decision.decision() == GateDecision.Decision.BLOCKED ? "blocked by " : "waiting on ";
-        return decision.decision() == GateDecision.Decision.OVERRIDDEN ? decision.summary() : verb + String.join("; ", parts);
+        return decision.decision() == GateDecision.Decision.OVERRIDDEN
+                ? decision.summary()
+                : verb + String.join("; ", parts);
     }
 
     private void sampleLag() {
@@ -395,7 +438,9 @@ public final class GatekeeperService {
         Map<String, Long> held = new HashMap<>();
         for (Gate gate : gatekeeper.gates()) {
             GateDecision last = gate.last();
-            if (gate.request().stage().perNode() && !gate.released() && last != null
+            if (gate.request().stage().perNode()
+                    && !gate.released()
+                    && last != null
                     && last.decision() != GateDecision.Decision.OPENED) {
                 held.merge(gate.request().pool().name(), 1L, Long::sum);
             }
@@ -406,23 +451,27 @@ public final class GatekeeperService {
     /** Writes each hook's open gates and latest verdicts to its status, where they changed. */
     private void writeHookStatuses() {
         for (HookSpec hook : gatekeeper.hooks()) {
-            io.mcdhooks.bridge.hooks.UpdateHookStatus status = HookStatuses.of(hook.name(), gatekeeper.gates(),
-                    lag.get(hook.name()));
+            UpdateHookStatus status = HookStatuses.of(hook.name(), gatekeeper.gates(), lag.get(hook.name()));
             status.setInvalid(invalidWritten.get(hook.name()));
             if (HookStatuses.same(status, writtenStatus.get(hook.name()))) {
                 continue;
             }
             writtenStatus.put(hook.name(), status);
-            vertx.executeBlocking(() -> {
-                client.resources(UpdateHook.class).withName(hook.name()).editStatus(h -> {
-                    h.setStatus(status);
-                    return h;
-                });
-                return null;
-            }, false).onFailure(e -> {
-                writtenStatus.remove(hook.name());
-                LOG.atDebug().addKeyValue("hook", hook.name()).log("status not written: {}", e.getMessage());
-            });
+            vertx.executeBlocking(
+                            () -> {
+                                client.resources(UpdateHook.class)
+                                        .withName(hook.name())
+                                        .editStatus(h -> {
+                                            h.setStatus(status);
+                                            return h;
+                                        });
+                                return null;
+                            },
+                            false)
+                    .onFailure(e -> {
+                        writtenStatus.remove(hook.name());
+                        LOG.atDebug().addKeyValue("hook", hook.name()).log("status not written: {}", e.getMessage());
+                    });
         }
     }
 
@@ -432,22 +481,35 @@ public final class GatekeeperService {
      */
     private void loadKeys(String hook, String secretName) {
         hookKeys.put(hook, Map.of());
-        vertx.executeBlocking(() -> {
-            var secret = client.secrets().inNamespace(settings.namespace()).withName(secretName).get();
-            Map<String, java.security.PublicKey> keys = new HashMap<>();
-            if (secret != null && secret.getData() != null) {
-                secret.getData().forEach((kid, b64) -> keys.put(kid, VerdictSignatures.publicKey(
-                        new String(java.util.Base64.getDecoder().decode(b64), java.nio.charset.StandardCharsets.UTF_8))));
-            }
-            return keys;
-        }, false).onComplete(result -> {
-            if (result.succeeded() && !result.result().isEmpty()) {
-                hookKeys.put(hook, Map.copyOf(result.result()));
-            } else {
-                LOG.atWarn().addKeyValue("hook", hook).log("no usable public keys in Secret {}/{}: its verdicts are refused",
-                        settings.namespace(), secretName);
-            }
-        });
+        vertx.executeBlocking(
+                        () -> {
+                            var secret = client.secrets()
+                                    .inNamespace(settings.namespace())
+                                    .withName(secretName)
+                                    .get();
+                            Map<String, PublicKey> keys = new HashMap<>();
+                            if (secret != null && secret.getData() != null) {
+                                secret.getData()
+                                        .forEach((kid, b64) -> keys.put(
+                                                kid,
+                                                VerdictSignatures.publicKey(new String(
+                                                        Base64.getDecoder().decode(b64), StandardCharsets.UTF_8))));
+                            }
+                            return keys;
+                        },
+                        false)
+                .onComplete(result -> {
+                    if (result.succeeded() && !result.result().isEmpty()) {
+                        hookKeys.put(hook, Map.copyOf(result.result()));
+                    } else {
+                        LOG.atWarn()
+                                .addKeyValue("hook", hook)
+                                .log(
+                                        "no usable public keys in Secret {}/{}: its verdicts are refused",
+                                        settings.namespace(),
+                                        secretName);
+                    }
+                });
     }
 
     /**
@@ -461,8 +523,8 @@ public final class GatekeeperService {
         if (slot == null || !slot.signed()) {
             return null;
         }
-        VerdictSignatures.Check check = VerdictSignatures.verify(verdict, jws,
-                hookKeys.getOrDefault(verdict.hook(), Map.of()));
+        VerdictSignatures.Check check =
+                VerdictSignatures.verify(verdict, jws, hookKeys.getOrDefault(verdict.hook(), Map.of()));
         if (check != VerdictSignatures.Check.VALID) {
             return "SIGNATURE_" + check;
         }
@@ -474,10 +536,19 @@ public final class GatekeeperService {
 
     private void decided(GateDecision decision) {
         metrics.decision(decision);
-        decisionsOutbox.publish(new Outgoing(decision, EventIds.lifecycle(decision.cluster(), "GateDecision",
-                decision.gateId(), Integer.toString(decision.attempt()), decision.decision().name(),
-                decision.decidedAt().toString()), decision.decidedAt()));
-        LOG.atInfo().addKeyValue("gate", decision.gateId()).addKeyValue("decision", decision.decision())
+        decisionsOutbox.publish(new Outgoing(
+                decision,
+                EventIds.lifecycle(
+                        decision.cluster(),
+                        "GateDecision",
+                        decision.gateId(),
+                        Integer.toString(decision.attempt()),
+                        decision.decision().name(),
+                        decision.decidedAt().toString()),
+                decision.decidedAt()));
+        LOG.atInfo()
+                .addKeyValue("gate", decision.gateId())
+                .addKeyValue("decision", decision.decision())
                 .log(decision.summary());
         // An Event when what the gate is changes (opened, blocked, released...), not for every
         // verdict that only moves a hook's state: with 20 hooks that would be 20 Events a gate.
@@ -487,11 +558,15 @@ public final class GatekeeperService {
             evented.remove(decision.gateId());
         }
         if (changed) {
-            vertx.executeBlocking(() -> {
-                GateEvents.record(client, decision);
-                return null;
-            }, false).onFailure(e -> LOG.atWarn().addKeyValue("gate", decision.gateId())
-                    .log("could not record the Kubernetes Event: {}", e.getMessage()));
+            vertx.executeBlocking(
+                            () -> {
+                                GateEvents.record(client, decision);
+                                return null;
+                            },
+                            false)
+                    .onFailure(e -> LOG.atWarn()
+                            .addKeyValue("gate", decision.gateId())
+                            .log("could not record the Kubernetes Event: {}", e.getMessage()));
         }
         if (decision.node() != null) {
             Node node = cluster.node(decision.node());
@@ -508,7 +583,7 @@ public final class GatekeeperService {
         if (!following) {
             return;
         }
-        Set<String> pools = new java.util.HashSet<>();
+        Set<String> pools = new HashSet<>();
         for (Node node : cluster.nodes()) {
             reconcileNode(node);
             String pool = cluster.poolOf(cluster.view(node));
@@ -536,8 +611,8 @@ public final class GatekeeperService {
         String poolName = cluster.poolOf(view);
         GenericKubernetesResource pool = poolName == null ? null : cluster.pool(poolName);
         PoolView poolView = pool == null ? null : Views.pool(pool);
-        LeverPlan.NodeLevers want = LeverPlan.node(settings.cluster(), poolView, view, enforcingHooks(),
-                gatekeeper::gate);
+        LeverPlan.NodeLevers want =
+                LeverPlan.node(settings.cluster(), poolView, view, enforcingHooks(), gatekeeper::gate);
         String name = node.getMetadata().getName();
         levers.applyNode(node, want, () -> {
             Node latest = cluster.node(name);
@@ -579,14 +654,16 @@ public final class GatekeeperService {
                 nodes.add(nodeView);
             }
         }
-        Boolean paused = LeverPlan.poolPaused(settings.cluster(), view, nodes, enforcingHooks(), gatekeeper::gate,
-                levers::gatePodReady);
+        Boolean paused = LeverPlan.poolPaused(
+                settings.cluster(), view, nodes, enforcingHooks(), gatekeeper::gate, levers::gatePodReady);
         levers.applyPool(pool, paused, () -> reconcilePoolPauseSoon(poolName));
     }
 
     /** Advisory hooks get gate requests, and their verdicts are recorded, but they pull no lever. */
     private List<HookSpec> enforcingHooks() {
-        return gatekeeper.hooks().stream().filter(h -> h.mode() == GateDecision.Mode.Enforcing).toList();
+        return gatekeeper.hooks().stream()
+                .filter(h -> h.mode() == GateDecision.Mode.Enforcing)
+                .toList();
     }
 
     private void gateObject(HasMetadata object, boolean exists, boolean pod) {
@@ -625,7 +702,8 @@ public final class GatekeeperService {
                 LOG.atWarn().addKeyValue("gate", request.gateId()).log("override names no known gate");
             }
         } catch (IllegalArgumentException e) {
-            LOG.atWarn().addKeyValue("object", object.getMetadata().getName())
+            LOG.atWarn()
+                    .addKeyValue("object", object.getMetadata().getName())
                     .log("ignoring malformed {} annotation: {}", OVERRIDE_ANNOTATION, e.getMessage());
         }
     }
@@ -639,12 +717,11 @@ public final class GatekeeperService {
         Map<String, String> producerConfig = new HashMap<>(settings.kafka().asMap());
         producerConfig.put("acks", "all");
         producerConfig.put("enable.idempotence", "true");
-        deadLetters = KafkaProducer.create(vertx, producerConfig, new org.apache.kafka.common.serialization.ByteArraySerializer(),
-                new org.apache.kafka.common.serialization.ByteArraySerializer());
+        deadLetters = KafkaProducer.create(vertx, producerConfig, new ByteArraySerializer(), new ByteArraySerializer());
         verdicts.handler(record -> onVerdictRecord(record.record()));
         verdicts.exceptionHandler(e -> LOG.warn("verdict consumer: {}", e.getMessage()));
         return verdicts.partitionsFor(settings.verdictsTopic()).compose(infos -> {
-            Set<TopicPartition> partitions = new java.util.HashSet<>();
+            Set<TopicPartition> partitions = new HashSet<>();
             infos.forEach(i -> partitions.add(new TopicPartition(i.getTopic(), i.getPartition())));
             return verdicts.assign(partitions).compose(v -> {
                 List<Future<Void>> seeks = new ArrayList<>();
@@ -670,7 +747,7 @@ public final class GatekeeperService {
     }
 
     private void judge(ConsumerRecord<byte[], byte[]> record) {
-        String key = record.key() == null ? null : new String(record.key(), java.nio.charset.StandardCharsets.UTF_8);
+        String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
         Message message;
         String jws;
         try {
@@ -690,13 +767,20 @@ public final class GatekeeperService {
         }
         String refused = signatureProblem(verdict, jws);
         if (refused != null) {
-            deadLetter(record, refused, "verdict of " + verdict.hook() + " on " + verdict.gateId() + " refused: " + refused);
-            LOG.atWarn().addKeyValue("hook", verdict.hook()).addKeyValue("gate", verdict.gateId())
+            deadLetter(
+                    record,
+                    refused,
+                    "verdict of " + verdict.hook() + " on " + verdict.gateId() + " refused: " + refused);
+            LOG.atWarn()
+                    .addKeyValue("hook", verdict.hook())
+                    .addKeyValue("gate", verdict.gateId())
                     .log("verdict refused: {}", refused);
-            vertx.executeBlocking(() -> {
-                GateEvents.rejected(client, verdict, refused);
-                return null;
-            }, false);
+            vertx.executeBlocking(
+                    () -> {
+                        GateEvents.rejected(client, verdict, refused);
+                        return null;
+                    },
+                    false);
             return;
         }
         VerdictFate fate = gatekeeper.onVerdict(verdict);
@@ -705,7 +789,9 @@ public final class GatekeeperService {
         if (fate == VerdictFate.UNKNOWN_GATE) {
             deadLetter(record, fate.name(), "no gate " + verdict.gateId() + " is known to this gatekeeper");
         } else if (fate != VerdictFate.ACCEPTED) {
-            LOG.atDebug().addKeyValue("gate", verdict.gateId()).addKeyValue("hook", verdict.hook())
+            LOG.atDebug()
+                    .addKeyValue("gate", verdict.gateId())
+                    .addKeyValue("hook", verdict.hook())
                     .log("verdict ignored: {}", fate);
         }
     }
@@ -714,13 +800,21 @@ public final class GatekeeperService {
         deadLettered++;
         metrics.deadLetter(reason);
         var letter = DeadLetters.of(record, settings.deadLetterTopic(), "gatekeeper", reason, error);
-        KafkaProducerRecord<byte[], byte[]> out = KafkaProducerRecord.create(letter.topic(), letter.key(), letter.value());
-        letter.headers().forEach(h -> out.addHeader(h.key(), io.vertx.core.buffer.Buffer.buffer(h.value())));
-        deadLetters.send(out).onFailure(e -> LOG.atError().addKeyValue("topic", record.topic())
-                .addKeyValue("offset", record.offset()).log("could not dead-letter a refused record: {}", e.getMessage()));
+        KafkaProducerRecord<byte[], byte[]> out =
+                KafkaProducerRecord.create(letter.topic(), letter.key(), letter.value());
+        letter.headers().forEach(h -> out.addHeader(h.key(), Buffer.buffer(h.value())));
+        deadLetters
+                .send(out)
+                .onFailure(e -> LOG.atError()
+                        .addKeyValue("topic", record.topic())
+                        .addKeyValue("offset", record.offset())
+                        .log("could not dead-letter a refused record: {}", e.getMessage()));
         // Debug only: a flood of garbage must not flood the log; the metric and the topic keep count.
-        LOG.atDebug().addKeyValue("topic", record.topic()).addKeyValue("partition", record.partition())
-                .addKeyValue("offset", record.offset()).log("refused: {}", error);
+        LOG.atDebug()
+                .addKeyValue("topic", record.topic())
+                .addKeyValue("partition", record.partition())
+                .addKeyValue("offset", record.offset())
+                .log("refused: {}", error);
     }
 
     private <T> Future<Void> start(SharedIndexInformer<T> informer) {

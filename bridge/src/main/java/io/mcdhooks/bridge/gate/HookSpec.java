@@ -1,14 +1,13 @@
 package io.mcdhooks.bridge.gate;
 
-import java.time.Duration;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-
 import io.mcdhooks.schemas.GateDecision.FailurePolicy;
 import io.mcdhooks.schemas.GateDecision.Mode;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Stage;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 
 /**
  * A registered hook as the gate machine needs it (from an {@code UpdateHook} resource).

@@ -1,13 +1,12 @@
 package io.mcdhooks.bridge.gate;
 
+import io.mcdhooks.bridge.hooks.UpdateHookStatus;
+import io.mcdhooks.bridge.lag.LagStatus;
+import io.mcdhooks.schemas.Verdict;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-
-import io.mcdhooks.bridge.hooks.UpdateHookStatus;
-import io.mcdhooks.bridge.lag.LagStatus;
-import io.mcdhooks.schemas.Verdict;
 
 /** An UpdateHook's status as the gates show it: the open gates that wait on it, its latest verdicts. */
 final class HookStatuses {
@@ -19,18 +18,22 @@ final class HookStatuses {
      */
     static final int OPEN_GATES = 100;
 
-    private HookStatuses() {
-    }
+    private HookStatuses() {}
 
     static UpdateHookStatus of(String hook, Collection<Gate> gates, LagStatus lag) {
         UpdateHookStatus status = new UpdateHookStatus();
         if (lag != null) {
-            status.setLag(new UpdateHookStatus.Lag(lag.state().name(), lag.lag(),
+            status.setLag(new UpdateHookStatus.Lag(
+                    lag.state().name(),
+                    lag.lag(),
                     lag.since() == null ? null : lag.since().toString()));
         }
         status.setOpenGates(gates.stream()
                 .filter(g -> !g.released() && g.hooks().containsKey(hook))
-                .map(Gate::id).sorted().limit(OPEN_GATES).toList());
+                .map(Gate::id)
+                .sorted()
+                .limit(OPEN_GATES)
+                .toList());
         List<Verdict> latest = gates.stream()
                 .map(g -> g.hooks().get(hook))
                 .filter(Objects::nonNull)
@@ -39,8 +42,14 @@ final class HookStatuses {
                 .sorted(Comparator.comparing(Verdict::producedAt).reversed())
                 .limit(LAST_VERDICTS)
                 .toList();
-        status.setLastVerdicts(latest.stream().map(v -> new UpdateHookStatus.LastVerdict(v.gateId(), v.attempt(),
-                v.outcome().name(), v.reason(), v.producedAt().toString())).toList());
+        status.setLastVerdicts(latest.stream()
+                .map(v -> new UpdateHookStatus.LastVerdict(
+                        v.gateId(),
+                        v.attempt(),
+                        v.outcome().name(),
+                        v.reason(),
+                        v.producedAt().toString()))
+                .toList());
         return status;
     }
 
@@ -48,11 +57,21 @@ final class HookStatuses {
         if (a == null || b == null) {
             return a == b;
         }
-        return a.getOpenGates().equals(b.getOpenGates()) && Objects.equals(a.getInvalid(), b.getInvalid())
-                && Objects.equals(a.getLag() == null ? null : a.getLag().getState() + "/" + a.getLag().getLag(),
-                        b.getLag() == null ? null : b.getLag().getState() + "/" + b.getLag().getLag())
-                && a.getLastVerdicts().stream().map(HookStatuses::key).toList()
-                        .equals(b.getLastVerdicts().stream().map(HookStatuses::key).toList());
+        return a.getOpenGates().equals(b.getOpenGates())
+                && Objects.equals(a.getInvalid(), b.getInvalid())
+                && Objects.equals(
+                        a.getLag() == null
+                                ? null
+                                : a.getLag().getState() + "/" + a.getLag().getLag(),
+                        b.getLag() == null
+                                ? null
+                                : b.getLag().getState() + "/" + b.getLag().getLag())
+                && a.getLastVerdicts().stream()
+                        .map(HookStatuses::key)
+                        .toList()
+                        .equals(b.getLastVerdicts().stream()
+                                .map(HookStatuses::key)
+                                .toList());
     }
 
     private static String key(UpdateHookStatus.LastVerdict v) {

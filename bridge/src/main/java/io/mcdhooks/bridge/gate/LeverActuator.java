@@ -1,5 +1,24 @@
 package io.mcdhooks.bridge.gate;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.bridge.watch.McoInformers;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -11,25 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Taint;
-import io.fabric8.kubernetes.api.model.TaintBuilder;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.mcdhooks.bridge.mco.McoApi;
-import io.mcdhooks.bridge.watch.McoInformers;
-import io.vertx.core.Future;
-import io.vertx.core.Vertx;
-import io.vertx.core.WorkerExecutor;
 
 /**
  * Pulls the levers {@link LeverPlan} asks for, and only those: it pauses and unpauses pools,
@@ -48,14 +50,16 @@ public final class LeverActuator {
     public static final String CORDONED_FOR = "mcdhooks.io/cordoned-for";
     /** On a pool the gatekeeper paused. */
     public static final String PAUSED_BY = "mcdhooks.io/paused-by";
+
     public static final String GATEKEEPER = "gatekeeper";
     /** Labels of gate pods: the hash of the node they sit on (label values are short). */
     public static final String GATE_LABEL = "mcdhooks.io/gate";
+
     public static final String MANAGED_BY = "app.kubernetes.io/managed-by";
     public static final String MANAGER = "mcdhooks-gatekeeper";
 
     private static final Logger LOG = LoggerFactory.getLogger(LeverActuator.class);
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KubernetesClient client;
     private final String namespace;
@@ -64,6 +68,7 @@ public final class LeverActuator {
     private final Set<String> inFlight = new HashSet<>();
     /** Objects whose write was skipped while another was in flight, with how to plan them again. */
     private final Map<String, Runnable> skipped = new HashMap<>();
+
     private final Set<String> gatePods = new HashSet<>();
     private final Set<String> gateBudgets = new HashSet<>();
 
@@ -152,7 +157,8 @@ public final class LeverActuator {
      */
     public void applyPool(GenericKubernetesResource pool, Boolean paused, Runnable planAgain) {
         boolean isPaused = Boolean.TRUE.equals(pool.get("spec", "paused"));
-        String ours = pool.getMetadata().getAnnotations() == null ? null
+        String ours = pool.getMetadata().getAnnotations() == null
+                ? null
                 : pool.getMetadata().getAnnotations().get(PAUSED_BY);
         Boolean target = paused != null ? paused : ours != null && isPaused ? Boolean.FALSE : null;
         if (target == null || target == isPaused && (target ? ours != null : ours == null)) {
@@ -160,15 +166,17 @@ public final class LeverActuator {
         }
         String name = pool.getMetadata().getName();
         run("pool/" + name, planAgain, () -> {
-            client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1")).withName(name)
+            client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1"))
+                    .withName(name)
                     .edit(p -> {
                         @SuppressWarnings("unchecked")
-                        Map<String, Object> spec = new HashMap<>((Map<String, Object>) p.getAdditionalProperties()
-                                .getOrDefault("spec", Map.of()));
+                        Map<String, Object> spec = new HashMap<>((Map<String, Object>)
+                                p.getAdditionalProperties().getOrDefault("spec", Map.of()));
                         spec.put("paused", target);
                         p.setAdditionalProperty("spec", spec);
                         Map<String, String> annotations = p.getMetadata().getAnnotations() == null
-                                ? new HashMap<>() : new HashMap<>(p.getMetadata().getAnnotations());
+                                ? new HashMap<>()
+                                : new HashMap<>(p.getMetadata().getAnnotations());
                         if (target) {
                             annotations.put(PAUSED_BY, GATEKEEPER);
                         } else {
@@ -183,13 +191,14 @@ public final class LeverActuator {
     }
 
     private void cordon(String name, String gateId) {
-        String patch = JSON.createObjectNode().<com.fasterxml.jackson.databind.node.ObjectNode>set("spec",
-                JSON.createObjectNode().put("unschedulable", true))
-                .set("metadata", JSON.createObjectNode().set("annotations",
-                        JSON.createObjectNode().put(CORDONED_FOR, gateId))).toString();
-        client.nodes().withName(name).patch(
-                io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE),
-                patch);
+        String patch = JSON.createObjectNode()
+                .<ObjectNode>set("spec", JSON.createObjectNode().put("unschedulable", true))
+                .set(
+                        "metadata",
+                        JSON.createObjectNode()
+                                .set("annotations", JSON.createObjectNode().put(CORDONED_FOR, gateId)))
+                .toString();
+        client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
     }
 
     private void editNode(String name, LeverPlan.NodeLevers want) {
@@ -198,19 +207,24 @@ public final class LeverActuator {
             return;
         }
         boolean changed = false;
-        List<Taint> taints = node.getSpec().getTaints() == null ? new ArrayList<>()
+        List<Taint> taints = node.getSpec().getTaints() == null
+                ? new ArrayList<>()
                 : new ArrayList<>(node.getSpec().getTaints());
         boolean tainted = taints.stream().anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
         if (want.postUpdateTaint() && !tainted) {
-            taints.add(new TaintBuilder().withKey(LeverPlan.POST_UPDATE_TAINT).withValue(GATEKEEPER)
-                    .withEffect("NoSchedule").build());
+            taints.add(new TaintBuilder()
+                    .withKey(LeverPlan.POST_UPDATE_TAINT)
+                    .withValue(GATEKEEPER)
+                    .withEffect("NoSchedule")
+                    .build());
             changed = true;
         } else if (!want.postUpdateTaint() && tainted) {
             taints.removeIf(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
             changed = true;
         }
         node.getSpec().setTaints(taints);
-        Map<String, String> annotations = node.getMetadata().getAnnotations() == null ? new HashMap<>()
+        Map<String, String> annotations = node.getMetadata().getAnnotations() == null
+                ? new HashMap<>()
                 : new HashMap<>(node.getMetadata().getAnnotations());
         if (want.cordon() && !Boolean.TRUE.equals(node.getSpec().getUnschedulable())) {
             // Only a cordon this gatekeeper set carries its mark; only those does it ever lift.
@@ -226,40 +240,86 @@ public final class LeverActuator {
         }
         node.getMetadata().setAnnotations(annotations);
         // Optimistic lock: the MCD and the drain controller write this node too.
-        client.nodes().resource(node).lockResourceVersion(node.getMetadata().getResourceVersion()).update();
+        client.nodes()
+                .resource(node)
+                .lockResourceVersion(node.getMetadata().getResourceVersion())
+                .update();
     }
 
     private void createGate(String node) {
         String name = gateName(node);
         Map<String, String> labels = Map.of(GATE_LABEL, hash(node), MANAGED_BY, MANAGER);
-        if (client.policy().v1().podDisruptionBudget().inNamespace(namespace).withName(name).get() == null) {
-            client.policy().v1().podDisruptionBudget().inNamespace(namespace).resource(new PodDisruptionBudgetBuilder()
-                    .withNewMetadata().withName(name).withNamespace(namespace).withLabels(labels)
-                    .addToAnnotations("mcdhooks.io/node", node).endMetadata()
-                    .withNewSpec().withMaxUnavailable(new IntOrString(0))
-                    .withNewSelector().withMatchLabels(Map.of(GATE_LABEL, hash(node))).endSelector().endSpec()
-                    .build()).create();
+        if (client.policy()
+                        .v1()
+                        .podDisruptionBudget()
+                        .inNamespace(namespace)
+                        .withName(name)
+                        .get()
+                == null) {
+            client.policy()
+                    .v1()
+                    .podDisruptionBudget()
+                    .inNamespace(namespace)
+                    .resource(new PodDisruptionBudgetBuilder()
+                            .withNewMetadata()
+                            .withName(name)
+                            .withNamespace(namespace)
+                            .withLabels(labels)
+                            .addToAnnotations("mcdhooks.io/node", node)
+                            .endMetadata()
+                            .withNewSpec()
+                            .withMaxUnavailable(new IntOrString(0))
+                            .withNewSelector()
+                            .withMatchLabels(Map.of(GATE_LABEL, hash(node)))
+                            .endSelector()
+                            .endSpec()
+                            .build())
+                    .create();
         }
         if (client.pods().inNamespace(namespace).withName(name).get() == null) {
-            client.pods().inNamespace(namespace).resource(new PodBuilder()
-                    .withNewMetadata().withName(name).withNamespace(namespace).withLabels(labels)
-                    .addToAnnotations("mcdhooks.io/node", node).endMetadata()
-                    .withNewSpec().withNodeName(node)
-                    // It must sit on a cordoned, tainted node: the whole point is to be there.
-                    .addNewToleration().withOperator("Exists").endToleration()
-                    .withTerminationGracePeriodSeconds(0L)
-                    .withAutomountServiceAccountToken(false)
-                    // Admitted under Pod Security "restricted" and OpenShift's restricted-v2: no UID is
-                    // set, so OpenShift picks one from the namespace's range.
-                    .withNewSecurityContext().withRunAsNonRoot(true)
-                    .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().endSecurityContext()
-                    .addNewContainer().withName("gate").withImage(pauseImage)
-                    .withNewSecurityContext().withAllowPrivilegeEscalation(false).withReadOnlyRootFilesystem(true)
-                    .withNewCapabilities().withDrop("ALL").endCapabilities().endSecurityContext()
-                    .withNewResources().addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("1m"))
-                    .addToRequests("memory", new io.fabric8.kubernetes.api.model.Quantity("8Mi")).endResources()
-                    .endContainer().endSpec()
-                    .build()).create();
+            client.pods()
+                    .inNamespace(namespace)
+                    .resource(new PodBuilder()
+                            .withNewMetadata()
+                            .withName(name)
+                            .withNamespace(namespace)
+                            .withLabels(labels)
+                            .addToAnnotations("mcdhooks.io/node", node)
+                            .endMetadata()
+                            .withNewSpec()
+                            .withNodeName(node)
+                            // It must sit on a cordoned, tainted node: the whole point is to be there.
+                            .addNewToleration()
+                            .withOperator("Exists")
+                            .endToleration()
+                            .withTerminationGracePeriodSeconds(0L)
+                            .withAutomountServiceAccountToken(false)
+                            // Admitted under Pod Security "restricted" and OpenShift's restricted-v2: no UID is
+                            // set, so OpenShift picks one from the namespace's range.
+                            .withNewSecurityContext()
+                            .withRunAsNonRoot(true)
+                            .withNewSeccompProfile()
+                            .withType("RuntimeDefault")
+                            .endSeccompProfile()
+                            .endSecurityContext()
+                            .addNewContainer()
+                            .withName("gate")
+                            .withImage(pauseImage)
+                            .withNewSecurityContext()
+                            .withAllowPrivilegeEscalation(false)
+                            .withReadOnlyRootFilesystem(true)
+                            .withNewCapabilities()
+                            .withDrop("ALL")
+                            .endCapabilities()
+                            .endSecurityContext()
+                            .withNewResources()
+                            .addToRequests("cpu", new Quantity("1m"))
+                            .addToRequests("memory", new Quantity("8Mi"))
+                            .endResources()
+                            .endContainer()
+                            .endSpec()
+                            .build())
+                    .create();
         }
         LOG.atInfo().addKeyValue("node", node).log("gate pod in place: the node's drain cannot finish");
     }
@@ -267,7 +327,12 @@ public final class LeverActuator {
     private void deleteGate(String node) {
         String name = gateName(node);
         client.pods().inNamespace(namespace).withName(name).delete();
-        client.policy().v1().podDisruptionBudget().inNamespace(namespace).withName(name).delete();
+        client.policy()
+                .v1()
+                .podDisruptionBudget()
+                .inNamespace(namespace)
+                .withName(name)
+                .delete();
         LOG.atInfo().addKeyValue("node", node).log("gate pod removed: the node's drain may finish");
     }
 
@@ -287,7 +352,9 @@ public final class LeverActuator {
             if (r.failed()) {
                 Throwable e = r.cause();
                 boolean conflict = e instanceof KubernetesClientException k && k.getCode() == 409;
-                LOG.atDebug().addKeyValue("object", key).log("write {}; planning again", conflict ? "lost a race" : "failed", e);
+                LOG.atDebug()
+                        .addKeyValue("object", key)
+                        .log("write {}; planning again", conflict ? "lost a race" : "failed", e);
             }
             Runnable again = skipped.remove(key);
             if (again != null) {
@@ -295,7 +362,6 @@ public final class LeverActuator {
             }
         });
     }
-
 
     public static String gateName(String node) {
         String name = "mcdhooks-gate-" + node;
@@ -308,7 +374,9 @@ public final class LeverActuator {
     }
 
     private static String annotation(Node node, String key) {
-        return node.getMetadata().getAnnotations() == null ? null : node.getMetadata().getAnnotations().get(key);
+        return node.getMetadata().getAnnotations() == null
+                ? null
+                : node.getMetadata().getAnnotations().get(key);
     }
 
     static String hash(String text) {

@@ -1,16 +1,15 @@
 package io.mcdhooks.bridge.gate;
 
-import java.util.Collection;
-import java.util.List;
-import java.util.function.Function;
-import java.util.function.Predicate;
-
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.Stage;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Which levers of a stock cluster the gatekeeper wants pulled, given the pools, nodes, hooks and
@@ -38,18 +37,17 @@ public final class LeverPlan {
     /** The taint that keeps workloads off a node whose post-update gate is not released. */
     public static final String POST_UPDATE_TAINT = "mcdhooks.io/post-update-gate";
 
-    private LeverPlan() {
-    }
+    private LeverPlan() {}
 
     /** What the gatekeeper wants of a node. */
-    public record NodeLevers(boolean gatePod, boolean postUpdateTaint, boolean cordon, String postUpdateGate) {
-    }
+    public record NodeLevers(boolean gatePod, boolean postUpdateTaint, boolean cordon, String postUpdateGate) {}
 
-    public static NodeLevers node(String cluster, PoolView pool, NodeView node, Collection<HookSpec> hooks,
-                                  Function<String, Gate> gates) {
+    public static NodeLevers node(
+            String cluster, PoolView pool, NodeView node, Collection<HookSpec> hooks, Function<String, Gate> gates) {
         boolean preHooks = watched(hooks, Stage.PRE_UPDATE, pool, node);
         boolean postHooks = watched(hooks, Stage.POST_UPDATE, pool, node);
-        String target = node.updating() ? node.desiredConfig()
+        String target = node.updating()
+                ? node.desiredConfig()
                 : pool != null && pool.rolling() ? pool.targetConfig() : node.currentConfig();
         boolean finished = node.done() && target != null && target.equals(node.currentConfig());
 
@@ -57,19 +55,25 @@ public final class LeverPlan {
         boolean rolling = node.updating() || pool != null && pool.rolling();
         boolean gatePod = preHooks && rolling && !finished && !released(pre);
 
-        String postId = node.desiredConfig() == null ? null
+        String postId = node.desiredConfig() == null
+                ? null
                 : GateId.of(cluster, Stage.POST_UPDATE, node.name(), node.desiredConfig());
         Gate post = postId == null ? null : gates.apply(postId);
         // A node that finished while no gatekeeper ran has no post-update gate yet: held until its
         // late gate is requested and released, not released for want of a gate.
-        boolean postOpen = post != null ? !post.released()
-                : postHooks && node.done() && pool != null && pool.rolling()
+        boolean postOpen = post != null
+                ? !post.released()
+                : postHooks
+                        && node.done()
+                        && pool != null
+                        && pool.rolling()
                         && pool.targetConfig().equals(node.currentConfig());
         boolean taint = postHooks && (node.updating() || postOpen) && !released(post);
         boolean uncordonRequested = node.desiredConfig() != null
                 && (McoApi.UNCORDON_PREFIX + node.desiredConfig()).equals(node.desiredDrain());
         boolean inFlight = node.updating() || !McoApi.STATE_DONE.equals(node.state());
-        boolean cordon = postHooks && !released(post)
+        boolean cordon = postHooks
+                && !released(post)
                 && (uncordonRequested && inFlight || postOpen && (uncordonRequested || node.done()));
         return new NodeLevers(gatePod, taint, cordon, postId);
     }
@@ -80,8 +84,13 @@ public final class LeverPlan {
      *
      * @param gatePodReady whether a node's gate pod and its budget exist
      */
-    public static Boolean poolPaused(String cluster, PoolView pool, List<NodeView> nodes, Collection<HookSpec> hooks,
-                                     Function<String, Gate> gates, Predicate<String> gatePodReady) {
+    public static Boolean poolPaused(
+            String cluster,
+            PoolView pool,
+            List<NodeView> nodes,
+            Collection<HookSpec> hooks,
+            Function<String, Gate> gates,
+            Predicate<String> gatePodReady) {
         for (NodeView node : nodes) {
             if (holdsPoolPaused(cluster, node, gates) || postUpdateInFlight(cluster, pool, node, hooks, gates)) {
                 return true;
@@ -95,8 +104,9 @@ public final class LeverPlan {
         if (!pool.rolling()) {
             return true;
         }
-        if (poolHooks && !released(gates.apply(GateId.of(cluster, Stage.POOL_PRE_UPDATE, pool.name(),
-                pool.targetConfig())))) {
+        if (poolHooks
+                && !released(
+                        gates.apply(GateId.of(cluster, Stage.POOL_PRE_UPDATE, pool.name(), pool.targetConfig())))) {
             return true;
         }
         for (NodeView node : nodes) {
@@ -116,8 +126,8 @@ public final class LeverPlan {
      * the node is in flight closes both: the MCC assigns nothing new, and the pause stays put
      * while the gatekeeper is away. Found by the fault-injection suite.
      */
-    private static boolean postUpdateInFlight(String cluster, PoolView pool, NodeView node,
-                                              Collection<HookSpec> hooks, Function<String, Gate> gates) {
+    private static boolean postUpdateInFlight(
+            String cluster, PoolView pool, NodeView node, Collection<HookSpec> hooks, Function<String, Gate> gates) {
         String target = pool.targetConfig();
         if (target == null || !target.equals(node.desiredConfig()) || !watched(hooks, Stage.POST_UPDATE, pool, node)) {
             return false;

@@ -1,12 +1,10 @@
 package io.mcdhooks.bridge.gate;
 
-import java.time.Instant;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import io.mcdhooks.schemas.codec.MessageCodec;
+import java.time.Instant;
 
 /**
  * The value of the {@value #ANNOTATION} annotation an operator puts on a gate's Node (its
@@ -46,8 +44,12 @@ public record OverrideRequest(String gateId, boolean release, String by, String 
     }
 
     public String toJson() {
-        return JSON.createObjectNode().put("gate", gateId).put("action", release ? "release" : "block").put("by", by)
-                .put("reason", reason).toString();
+        return JSON.createObjectNode()
+                .put("gate", gateId)
+                .put("action", release ? "release" : "block")
+                .put("by", by)
+                .put("reason", reason)
+                .toString();
     }
 
     /** The override as the gate keeps it, stamped with when the gatekeeper read it. */

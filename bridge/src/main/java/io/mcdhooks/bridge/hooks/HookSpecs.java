@@ -1,20 +1,18 @@
 package io.mcdhooks.bridge.hooks;
 
+import io.mcdhooks.bridge.gate.HookSpec;
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.Stage;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
-import io.mcdhooks.bridge.gate.HookSpec;
-import io.mcdhooks.schemas.GateDecision;
-import io.mcdhooks.schemas.Stage;
-
 /** Reads an {@code UpdateHook} into the {@link HookSpec} gates use, or says why it cannot. */
 public final class HookSpecs {
 
-    private HookSpecs() {
-    }
+    private HookSpecs() {}
 
     /** @throws IllegalArgumentException naming what is wrong with the spec */
     public static HookSpec from(UpdateHook hook) {
@@ -24,15 +22,17 @@ public final class HookSpecs {
             throw new IllegalArgumentException("UpdateHook " + name + ": spec.stages must name at least one stage");
         }
         if (!name.matches("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")) {
-            throw new IllegalArgumentException("UpdateHook " + name + ": the name must be a DNS label, as verdicts carry it");
+            throw new IllegalArgumentException(
+                    "UpdateHook " + name + ": the name must be a DNS label, as verdicts carry it");
         }
         Set<Stage> stages = EnumSet.noneOf(Stage.class);
         for (UpdateHookSpec.StageName stage : spec.getStages()) {
-            stages.add(switch (stage) {
-                case POOL_PRE_UPDATE -> Stage.POOL_PRE_UPDATE;
-                case PRE_UPDATE -> Stage.PRE_UPDATE;
-                case POST_UPDATE -> Stage.POST_UPDATE;
-            });
+            stages.add(
+                    switch (stage) {
+                        case POOL_PRE_UPDATE -> Stage.POOL_PRE_UPDATE;
+                        case PRE_UPDATE -> Stage.PRE_UPDATE;
+                        case POST_UPDATE -> Stage.POST_UPDATE;
+                    });
         }
         Map<String, String> selector = Map.of();
         if (spec.getNodeSelector() != null) {
@@ -45,9 +45,11 @@ public final class HookSpecs {
                 selector = spec.getNodeSelector().getMatchLabels();
             }
         }
-        if (spec.getSignature() != null && (spec.getSignature().getPublicKeysSecret() == null
-                || spec.getSignature().getPublicKeysSecret().isBlank())) {
-            throw new IllegalArgumentException("UpdateHook " + name + ": spec.signature.publicKeysSecret must name a Secret");
+        if (spec.getSignature() != null
+                && (spec.getSignature().getPublicKeysSecret() == null
+                        || spec.getSignature().getPublicKeysSecret().isBlank())) {
+            throw new IllegalArgumentException(
+                    "UpdateHook " + name + ": spec.signature.publicKeysSecret must name a Secret");
         }
         int timeout = spec.getTimeoutSeconds() == null ? 600 : spec.getTimeoutSeconds();
         int extension = spec.getMaxExtensionSeconds() == null ? 0 : spec.getMaxExtensionSeconds();
@@ -55,13 +57,22 @@ public final class HookSpecs {
             throw new IllegalArgumentException("UpdateHook " + name
                     + ": spec.timeoutSeconds must be at least 1 and spec.maxExtensionSeconds at least 0");
         }
-        return new HookSpec(name, stages, spec.getPools() == null ? Set.of() : new HashSet<>(spec.getPools()), selector,
-                Duration.ofSeconds(timeout), Duration.ofSeconds(extension),
+        return new HookSpec(
+                name,
+                stages,
+                spec.getPools() == null ? Set.of() : new HashSet<>(spec.getPools()),
+                selector,
+                Duration.ofSeconds(timeout),
+                Duration.ofSeconds(extension),
                 spec.getFailurePolicy() == UpdateHookSpec.FailurePolicy.Ignore
-                        ? GateDecision.FailurePolicy.Ignore : GateDecision.FailurePolicy.Fail,
-                spec.getMode() == UpdateHookSpec.Mode.Advisory ? GateDecision.Mode.Advisory : GateDecision.Mode.Enforcing,
+                        ? GateDecision.FailurePolicy.Ignore
+                        : GateDecision.FailurePolicy.Fail,
+                spec.getMode() == UpdateHookSpec.Mode.Advisory
+                        ? GateDecision.Mode.Advisory
+                        : GateDecision.Mode.Enforcing,
                 spec.getPostUpdateFailureAction() == UpdateHookSpec.PostUpdateFailureAction.HoldAndPausePool
-                        ? HookSpec.PostUpdateFailure.HoldAndPausePool : HookSpec.PostUpdateFailure.Hold,
+                        ? HookSpec.PostUpdateFailure.HoldAndPausePool
+                        : HookSpec.PostUpdateFailure.Hold,
                 spec.getSignature() != null);
     }
 }

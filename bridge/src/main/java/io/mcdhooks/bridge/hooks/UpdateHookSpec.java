@@ -1,18 +1,16 @@
 package io.mcdhooks.bridge.hooks;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
-
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
 import io.fabric8.kubernetes.api.model.LabelSelector;
+import java.util.ArrayList;
+import java.util.List;
 
 /** What a hook gates, and how gates treat it. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -20,23 +18,36 @@ public class UpdateHookSpec {
 
     /** Gate stages, as written in the wire contract. */
     public enum StageName {
-        @JsonProperty("pool-pre-update") POOL_PRE_UPDATE,
-        @JsonProperty("pre-update") PRE_UPDATE,
-        @JsonProperty("post-update") POST_UPDATE
+        @JsonProperty("pool-pre-update")
+        POOL_PRE_UPDATE,
+        @JsonProperty("pre-update")
+        PRE_UPDATE,
+        @JsonProperty("post-update")
+        POST_UPDATE
     }
 
-    public enum FailurePolicy { Fail, Ignore }
+    public enum FailurePolicy {
+        Fail,
+        Ignore
+    }
 
-    public enum Mode { Enforcing, Advisory }
+    public enum Mode {
+        Enforcing,
+        Advisory
+    }
 
-    public enum PostUpdateFailureAction { Hold, HoldAndPausePool }
+    public enum PostUpdateFailureAction {
+        Hold,
+        HoldAndPausePool
+    }
 
     @Required
     @Size(min = 1)
     @JsonPropertyDescription("The gates this hook takes part in: pool-pre-update, pre-update, post-update.")
     private List<StageName> stages = new ArrayList<>();
 
-    @JsonPropertyDescription("Names of the MachineConfigPools whose gates this hook takes part in; empty or absent: every pool.")
+    @JsonPropertyDescription(
+            "Names of the MachineConfigPools whose gates this hook takes part in; empty or absent: every pool.")
     private List<String> pools;
 
     @JsonPropertyDescription("For pre-update and post-update gates: only nodes with these labels. Absent: every node.")
@@ -45,35 +56,42 @@ public class UpdateHookSpec {
     @Min(1)
     @Max(86400)
     @Default("600")
-    @JsonPropertyDescription("How long a gate waits for this hook's verdict after it opens, in seconds. Keep pre-update gates well under the MCD's one-hour drain limit.")
+    @JsonPropertyDescription(
+            "How long a gate waits for this hook's verdict after it opens, in seconds. Keep pre-update gates well under the MCD's one-hour drain limit.")
     private Integer timeoutSeconds = 600;
 
     @Min(0)
     @Max(86400)
     @Default("0")
-    @JsonPropertyDescription("How far PENDING heartbeats may push this hook's deadline beyond timeoutSeconds, in seconds.")
+    @JsonPropertyDescription(
+            "How far PENDING heartbeats may push this hook's deadline beyond timeoutSeconds, in seconds.")
     private Integer maxExtensionSeconds = 0;
 
     @Default("Fail")
-    @JsonPropertyDescription("What a timeout does: Fail keeps the gate closed; Ignore lets it pass, recorded. An explicit FAIL always holds.")
+    @JsonPropertyDescription(
+            "What a timeout does: Fail keeps the gate closed; Ignore lets it pass, recorded. An explicit FAIL always holds.")
     private FailurePolicy failurePolicy = FailurePolicy.Fail;
 
     @Default("Enforcing")
-    @JsonPropertyDescription("Enforcing verdicts hold gates; Advisory verdicts are recorded and reported and never hold one.")
+    @JsonPropertyDescription(
+            "Enforcing verdicts hold gates; Advisory verdicts are recorded and reported and never hold one.")
     private Mode mode = Mode.Enforcing;
 
     @Default("Hold")
-    @JsonPropertyDescription("What a failed post-update gate does: Hold keeps the node tainted and cordoned, so the pool's maxUnavailable halts the rollout; HoldAndPausePool also pauses the pool.")
+    @JsonPropertyDescription(
+            "What a failed post-update gate does: Hold keeps the node tainted and cordoned, so the pool's maxUnavailable halts the rollout; HoldAndPausePool also pauses the pool.")
     private PostUpdateFailureAction postUpdateFailureAction = PostUpdateFailureAction.Hold;
 
-    @JsonPropertyDescription("Require every verdict of this hook to carry a detached Ed25519 JWS that one of these keys verifies.")
+    @JsonPropertyDescription(
+            "Require every verdict of this hook to carry a detached Ed25519 JWS that one of these keys verifies.")
     private Signature signature;
 
     /** Where the keys that verify this hook's verdicts are. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Signature {
         @Required
-        @JsonPropertyDescription("A Secret in the gatekeeper's namespace: each entry is a PEM Ed25519 public key, and its name the key id (kid). Two entries let keys rotate.")
+        @JsonPropertyDescription(
+                "A Secret in the gatekeeper's namespace: each entry is a PEM Ed25519 public key, and its name the key id (kid). Two entries let keys rotate.")
         private String publicKeysSecret;
 
         public String getPublicKeysSecret() {

@@ -1,10 +1,9 @@
 package io.mcdhooks.bridge.hooks;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Where a hook stands: the gates that wait on it and its latest verdicts. Written by the gatekeeper. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -37,8 +36,7 @@ public class UpdateHookStatus {
         private Long lag;
         private String since;
 
-        public Lag() {
-        }
+        public Lag() {}
 
         public Lag(String state, Long lag, String since) {
             this.state = state;
@@ -104,8 +102,7 @@ public class UpdateHookStatus {
         private String reason;
         private String producedAt;
 
-        public LastVerdict() {
-        }
+        public LastVerdict() {}
 
         public LastVerdict(String gateId, Integer attempt, String outcome, String reason, String producedAt) {
             this.gateId = gateId;

@@ -1,6 +1,8 @@
 package io.mcdhooks.bridge.lag;
 
+import java.time.Instant;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Judges a hook's consumption from a window of samples, newest last, the way Burrow does: not by
@@ -17,8 +19,7 @@ import java.util.List;
  */
 public final class LagEvaluator {
 
-    private LagEvaluator() {
-    }
+    private LagEvaluator() {}
 
     public static LagStatus evaluate(String hook, List<LagSample> window) {
         if (window.isEmpty()) {
@@ -33,8 +34,12 @@ public final class LagEvaluator {
             return new LagStatus(hook, LagState.OK, 0, since(window, s -> s.error() == null && s.lag() == 0), null);
         }
         if (!newest.membersActive()) {
-            return new LagStatus(hook, LagState.STOPPED, lag,
-                    since(window, s -> s.error() == null && !s.membersActive() && s.lag() > 0), "no consumer");
+            return new LagStatus(
+                    hook,
+                    LagState.STOPPED,
+                    lag,
+                    since(window, s -> s.error() == null && !s.membersActive() && s.lag() > 0),
+                    "no consumer");
         }
         if (window.size() < 2) {
             return new LagStatus(hook, LagState.OK, lag, newest.at(), null);
@@ -45,7 +50,8 @@ public final class LagEvaluator {
         }
         boolean growing = newest.lag() > oldest.lag();
         for (int i = 1; i < window.size() && growing; i++) {
-            growing = window.get(i).error() == null && window.get(i).lag() >= window.get(i - 1).lag();
+            growing = window.get(i).error() == null
+                    && window.get(i).lag() >= window.get(i - 1).lag();
         }
         if (growing) {
             return new LagStatus(hook, LagState.WARNING, lag, oldest.at(), null);
@@ -54,8 +60,8 @@ public final class LagEvaluator {
     }
 
     /** The time of the oldest sample of the newest unbroken run that matches. */
-    private static java.time.Instant since(List<LagSample> window, java.util.function.Predicate<LagSample> match) {
-        java.time.Instant since = null;
+    private static Instant since(List<LagSample> window, Predicate<LagSample> match) {
+        Instant since = null;
         for (int i = window.size() - 1; i >= 0 && match.test(window.get(i)); i--) {
             since = window.get(i).at();
         }

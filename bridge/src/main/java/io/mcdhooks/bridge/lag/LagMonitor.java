@@ -1,5 +1,7 @@
 package io.mcdhooks.bridge.lag;
 
+import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.mcdhooks.schemas.kafka.Topics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,7 +16,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.ConsumerGroupListing;
@@ -22,9 +23,6 @@ import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-
-import io.mcdhooks.schemas.kafka.KafkaSettings;
-import io.mcdhooks.schemas.kafka.Topics;
 
 /**
  * Samples each hook's consumer groups on the gate-requests topic (its group, and the groups of
@@ -77,25 +75,39 @@ public final class LagMonitor implements AutoCloseable {
     private Map<String, LagSample> read(Collection<String> hooks, Instant now)
             throws InterruptedException, ExecutionException, TimeoutException {
         List<String> groups = admin.listConsumerGroups().all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).stream()
-                .map(ConsumerGroupListing::groupId).toList();
-        int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                .get(topic).partitions().size();
+                .map(ConsumerGroupListing::groupId)
+                .toList();
+        int partitions = admin.describeTopics(List.of(topic))
+                .allTopicNames()
+                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                .get(topic)
+                .partitions()
+                .size();
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         for (int p = 0; p < partitions; p++) {
             latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
         }
-        Map<TopicPartition, Long> ends = admin.listOffsets(latest).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                .entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
-                        (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> e) -> e.getValue().offset()));
+        Map<TopicPartition, Long> ends =
+                admin.listOffsets(latest).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).entrySet().stream()
+                        .collect(Collectors.toMap(
+                                Map.Entry::getKey,
+                                (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> e) ->
+                                        e.getValue().offset()));
         long totalEnd = ends.values().stream().mapToLong(Long::longValue).sum();
 
         Map<String, List<String>> groupsByHook = new HashMap<>();
         for (String hook : hooks) {
             String group = Topics.hookGroup(hook);
-            groupsByHook.put(hook, groups.stream().filter(g -> g.equals(group) || g.startsWith(group + ".")).toList());
+            groupsByHook.put(
+                    hook,
+                    groups.stream()
+                            .filter(g -> g.equals(group) || g.startsWith(group + "."))
+                            .toList());
         }
-        List<String> wanted = groupsByHook.values().stream().flatMap(List::stream).toList();
-        Map<String, ConsumerGroupDescription> descriptions = wanted.isEmpty() ? Map.of()
+        List<String> wanted =
+                groupsByHook.values().stream().flatMap(List::stream).toList();
+        Map<String, ConsumerGroupDescription> descriptions = wanted.isEmpty()
+                ? Map.of()
                 : admin.describeConsumerGroups(wanted).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
 
         Map<String, LagSample> samples = new HashMap<>();
@@ -111,7 +123,8 @@ public final class LagMonitor implements AutoCloseable {
             boolean members = false;
             for (String group : hookGroups) {
                 Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
-                        .partitionsToOffsetAndMetadata().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                        .partitionsToOffsetAndMetadata()
+                        .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 boolean nodeLocal = !group.equals(Topics.hookGroup(hook));
                 for (Map.Entry<TopicPartition, Long> partition : ends.entrySet()) {
                     OffsetAndMetadata offset = offsets.get(partition.getKey());
@@ -141,5 +154,4 @@ public final class LagMonitor implements AutoCloseable {
         }
         return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
-
 }

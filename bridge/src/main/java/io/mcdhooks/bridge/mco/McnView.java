@@ -25,11 +25,11 @@ public record McnView(String pool, String desiredConfig, String currentConfig, M
     }
 
     /** A status condition: status is {@code True}, {@code False} or {@code Unknown}. */
-    public record Condition(String type, String status, String reason, String message) {
-    }
+    public record Condition(String type, String status, String reason, String message) {}
 
     /** Condition types the MCD sets, in the order it sets them. */
     public static final String UPDATE_PREPARED = "UpdatePrepared";
+
     public static final String UPDATE_EXECUTED = "UpdateExecuted";
     public static final String CORDONED = "Cordoned";
     public static final String DRAINED = "Drained";

@@ -32,14 +32,14 @@ public final class McoApi {
 
     /** {@code desiredDrain} values are {@code drain-<rendered>} and {@code uncordon-<rendered>}. */
     public static final String DRAIN_PREFIX = "drain-";
+
     public static final String UNCORDON_PREFIX = "uncordon-";
 
     public static final String ZONE_LABEL = "topology.kubernetes.io/zone";
     /** Rendered configs are named {@code rendered-<pool>-<hash>}. */
     public static final String RENDERED_PREFIX = "rendered-";
 
-    private McoApi() {
-    }
+    private McoApi() {}
 
     /** The pool a rendered config belongs to, from its name; {@code null} when not of that form. */
     public static String poolOfRenderedConfig(String rendered) {

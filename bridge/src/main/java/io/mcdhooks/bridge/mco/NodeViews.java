@@ -1,9 +1,8 @@
 package io.mcdhooks.bridge.mco;
 
+import io.fabric8.kubernetes.api.model.Node;
 import java.util.HashMap;
 import java.util.Map;
-
-import io.fabric8.kubernetes.api.model.Node;
 
 /**
  * Each node's view as last built. A view copies the node's labels and annotations, and planning a
@@ -13,8 +12,7 @@ import io.fabric8.kubernetes.api.model.Node;
  */
 public final class NodeViews {
 
-    private record Built(Node node, McnView mcn, NodeView view) {
-    }
+    private record Built(Node node, McnView mcn, NodeView view) {}
 
     private final Map<String, Built> built = new HashMap<>();
 

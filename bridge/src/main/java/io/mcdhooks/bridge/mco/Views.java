@@ -1,12 +1,11 @@
 package io.mcdhooks.bridge.mco;
 
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Reads API objects into views. Real clusters show odd objects (nodes without MCO annotations,
@@ -15,19 +14,27 @@ import io.fabric8.kubernetes.api.model.NodeCondition;
  */
 public final class Views {
 
-    private Views() {
-    }
+    private Views() {}
 
     public static NodeView node(Node node, McnView mcn) {
         var meta = node.getMetadata();
-        boolean unschedulable = node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
-        boolean ready = node.getStatus() != null && node.getStatus().getConditions() != null
+        boolean unschedulable =
+                node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
+        boolean ready = node.getStatus() != null
+                && node.getStatus().getConditions() != null
                 && node.getStatus().getConditions().stream()
                         .filter(c -> "Ready".equals(c.getType()))
                         .map(NodeCondition::getStatus)
                         .anyMatch("True"::equals);
-        return new NodeView(meta.getName(), meta.getUid(), meta.getResourceVersion(), meta.getLabels(),
-                meta.getAnnotations(), unschedulable, ready, mcn);
+        return new NodeView(
+                meta.getName(),
+                meta.getUid(),
+                meta.getResourceVersion(),
+                meta.getLabels(),
+                meta.getAnnotations(),
+                unschedulable,
+                ready,
+                mcn);
     }
 
     public static PoolView pool(GenericKubernetesResource pool) {
@@ -44,7 +51,10 @@ public final class Views {
             }
         }
         Object maxUnavailable = pool.get("spec", "maxUnavailable");
-        return new PoolView(meta.getName(), meta.getUid(), meta.getResourceVersion(),
+        return new PoolView(
+                meta.getName(),
+                meta.getUid(),
+                meta.getResourceVersion(),
                 meta.getGeneration() == null ? 0 : meta.getGeneration(),
                 string(pool.get("spec", "configuration", "name")),
                 string(pool.get("status", "configuration", "name")),
@@ -64,18 +74,25 @@ public final class Views {
         for (Map<String, Object> condition : listOfMaps(mcn.get("status", "conditions"))) {
             String type = string(condition.get("type"));
             if (type != null) {
-                conditions.put(type, new McnView.Condition(type, string(condition.get("status")),
-                        string(condition.get("reason")), string(condition.get("message"))));
+                conditions.put(
+                        type,
+                        new McnView.Condition(
+                                type,
+                                string(condition.get("status")),
+                                string(condition.get("reason")),
+                                string(condition.get("message"))));
             }
         }
-        return new McnView(string(mcn.get("spec", "pool", "name")),
+        return new McnView(
+                string(mcn.get("spec", "pool", "name")),
                 string(mcn.get("spec", "configVersion", "desired")),
                 string(mcn.get("status", "configVersion", "current")),
                 conditions);
     }
 
     public static RenderedConfig renderedConfig(GenericKubernetesResource config) {
-        return new RenderedConfig(config.getMetadata().getName(),
+        return new RenderedConfig(
+                config.getMetadata().getName(),
                 string(config.get("spec", "osImageURL")),
                 string(config.get("spec", "kernelType")),
                 stringList(config.get("spec", "extensions")),
@@ -95,7 +112,10 @@ public final class Views {
         if (!(value instanceof List<?> list)) {
             return List.of();
         }
-        return list.stream().filter(Map.class::isInstance).map(m -> (Map<String, Object>) m).toList();
+        return list.stream()
+                .filter(Map.class::isInstance)
+                .map(m -> (Map<String, Object>) m)
+                .toList();
     }
 
     private static List<String> stringList(Object value) {

@@ -1,11 +1,5 @@
 package io.mcdhooks.bridge.metrics;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-
 import io.mcdhooks.bridge.gate.VerdictFate;
 import io.mcdhooks.bridge.lag.LagStatus;
 import io.mcdhooks.schemas.GateDecision;
@@ -20,6 +14,11 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The bridge's and gatekeeper's metrics, in Prometheus text format at {@code /metrics}. One
@@ -59,39 +58,60 @@ public final class BridgeMetrics {
     public void decision(GateDecision d) {
         Tags tags = Tags.of("stage", d.stage().wire(), "pool", d.pool());
         if (d.decision() == GateDecision.Decision.OPENED) {
-            Counter.builder("mcdhooks.gates.opened").description("Gates opened").tags(tags)
-                    .register(registry).increment();
+            Counter.builder("mcdhooks.gates.opened")
+                    .description("Gates opened")
+                    .tags(tags)
+                    .register(registry)
+                    .increment();
             return;
         }
-        Counter.builder("mcdhooks.gate.decisions").description("Gate decisions, by what was decided")
-                .tags(tags).tag("decision", d.decision().name()).tag("released", Boolean.toString(d.released()))
-                .register(registry).increment();
+        Counter.builder("mcdhooks.gate.decisions")
+                .description("Gate decisions, by what was decided")
+                .tags(tags)
+                .tag("decision", d.decision().name())
+                .tag("released", Boolean.toString(d.released()))
+                .register(registry)
+                .increment();
         if (d.released() && d.openedAt() != null) {
-            Timer.builder("mcdhooks.gate.release").description("From a gate's opening to its release")
-                    .tags(tags).publishPercentileHistogram().register(registry)
+            Timer.builder("mcdhooks.gate.release")
+                    .description("From a gate's opening to its release")
+                    .tags(tags)
+                    .publishPercentileHistogram()
+                    .register(registry)
                     .record(Duration.between(d.openedAt(), d.decidedAt()));
         }
     }
 
     public void verdict(Verdict v, VerdictFate fate, Instant openedAt, Instant receivedAt) {
-        Counter.builder("mcdhooks.verdicts").description("Verdicts received, by what became of them")
+        Counter.builder("mcdhooks.verdicts")
+                .description("Verdicts received, by what became of them")
                 .tags("hook", v.hook(), "outcome", v.outcome().name(), "fate", fate.name())
-                .register(registry).increment();
+                .register(registry)
+                .increment();
         if (fate == VerdictFate.ACCEPTED && openedAt != null) {
-            Timer.builder("mcdhooks.gate.verdict").description("From a gate's opening to each verdict on it")
-                    .tags("hook", v.hook(), "stage", v.stage().wire()).publishPercentileHistogram()
-                    .register(registry).record(Duration.between(openedAt, receivedAt));
+            Timer.builder("mcdhooks.gate.verdict")
+                    .description("From a gate's opening to each verdict on it")
+                    .tags("hook", v.hook(), "stage", v.stage().wire())
+                    .publishPercentileHistogram()
+                    .register(registry)
+                    .record(Duration.between(openedAt, receivedAt));
         }
     }
 
     public void deadLetter(String reason) {
-        Counter.builder("mcdhooks.dead.letters").description("Records refused and sent to the dead-letter topic")
-                .tag("reason", reason).register(registry).increment();
+        Counter.builder("mcdhooks.dead.letters")
+                .description("Records refused and sent to the dead-letter topic")
+                .tag("reason", reason)
+                .register(registry)
+                .increment();
     }
 
     public void publishFailure(String topic) {
-        Counter.builder("mcdhooks.publish.failures").description("Sends that failed and will be retried")
-                .tag("topic", topic).register(registry).increment();
+        Counter.builder("mcdhooks.publish.failures")
+                .description("Sends that failed and will be retried")
+                .tag("topic", topic)
+                .register(registry)
+                .increment();
     }
 
     /** Each hook's lag on the gate requests and its state (0 OK, 1 WARNING, 2 STALLED, 3 STOPPED, 4 ERROR). */
@@ -107,14 +127,19 @@ public final class BridgeMetrics {
     /** Nodes whose gate holds them now, per pool. */
     public void held(Map<String, Long> nodesHeldByPool) {
         held.forEach((pool, value) -> value.set(nodesHeldByPool.getOrDefault(pool, 0L)));
-        nodesHeldByPool.forEach((pool, count) ->
-                gauge(held, "mcdhooks.nodes.held", "Nodes a closed gate holds", "pool", pool).set(count));
+        nodesHeldByPool.forEach(
+                (pool, count) -> gauge(held, "mcdhooks.nodes.held", "Nodes a closed gate holds", "pool", pool)
+                        .set(count));
     }
 
-    private AtomicLong gauge(Map<String, AtomicLong> values, String name, String description, String tag, String value) {
+    private AtomicLong gauge(
+            Map<String, AtomicLong> values, String name, String description, String tag, String value) {
         return values.computeIfAbsent(value, v -> {
             AtomicLong holder = new AtomicLong();
-            Gauge.builder(name, holder, AtomicLong::get).description(description).tag(tag, v).register(registry);
+            Gauge.builder(name, holder, AtomicLong::get)
+                    .description(description)
+                    .tag(tag, v)
+                    .register(registry);
             return holder;
         });
     }

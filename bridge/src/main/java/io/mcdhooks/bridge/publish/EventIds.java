@@ -9,15 +9,14 @@ import java.util.UUID;
  */
 public final class EventIds {
 
-    private EventIds() {
-    }
+    private EventIds() {}
 
     /**
      * @param object the object's uid (its name when the uid is unknown): a node deleted and made
      *               again under its old name is another object
      */
-    public static String lifecycle(String cluster, String kind, String object, String target, String transition,
-                                   String discriminator) {
+    public static String lifecycle(
+            String cluster, String kind, String object, String target, String transition, String discriminator) {
         return nameBased("lifecycle", cluster, kind, object, target, transition, discriminator);
     }
 
@@ -33,6 +32,7 @@ public final class EventIds {
             String p = part == null ? "" : part;
             name.append(p.length()).append(':').append(p).append('|');
         }
-        return UUID.nameUUIDFromBytes(name.toString().getBytes(StandardCharsets.UTF_8)).toString();
+        return UUID.nameUUIDFromBytes(name.toString().getBytes(StandardCharsets.UTF_8))
+                .toString();
     }
 }

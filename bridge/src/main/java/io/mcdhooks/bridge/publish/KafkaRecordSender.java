@@ -1,20 +1,18 @@
 package io.mcdhooks.bridge.publish;
 
-import java.util.HashMap;
-import java.util.Map;
-
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-
 import io.mcdhooks.schemas.kafka.KafkaSettings;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.kafka.client.producer.KafkaProducer;
 import io.vertx.kafka.client.producer.KafkaProducerRecord;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /** {@link RecordSender} over the Vert.x Kafka producer: idempotent, acks from all in-sync replicas. */
 public final class KafkaRecordSender implements RecordSender, AutoCloseable {
@@ -33,12 +31,13 @@ public final class KafkaRecordSender implements RecordSender, AutoCloseable {
         config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
         this.producer = KafkaProducer.create(vertx, config, new StringSerializer(), new ByteArraySerializer());
         // Each send's own future reports its failure to the Outbox, which retries; nothing else to do.
-        this.producer.exceptionHandler(e -> { });
+        this.producer.exceptionHandler(e -> {});
     }
 
     @Override
     public Future<Void> send(ProducerRecord<String, byte[]> record) {
-        KafkaProducerRecord<String, byte[]> out = KafkaProducerRecord.create(record.topic(), record.key(), record.value());
+        KafkaProducerRecord<String, byte[]> out =
+                KafkaProducerRecord.create(record.topic(), record.key(), record.value());
         for (Header header : record.headers()) {
             out.addHeader(header.key(), Buffer.buffer(header.value()));
         }

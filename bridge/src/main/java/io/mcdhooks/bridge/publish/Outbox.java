@@ -1,19 +1,18 @@
 package io.mcdhooks.bridge.publish;
 
+import io.mcdhooks.schemas.Message;
+import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import io.vertx.core.Vertx;
 import java.net.URI;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
-
+import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.mcdhooks.schemas.Message;
-import io.mcdhooks.schemas.kafka.CloudEventsKafka;
-import io.vertx.core.Vertx;
 
 /**
  * Publishes messages in order per record key and never drops one: a failed send is retried with
@@ -34,7 +33,7 @@ public final class Outbox {
     private final CloudEventsKafka cloudEvents;
     private final Map<Class<? extends Message>, String> topics;
     private final URI source;
-    private final java.util.function.Consumer<String> onFailure;
+    private final Consumer<String> onFailure;
     private final Map<String, ArrayDeque<ProducerRecord<String, byte[]>>> queues = new HashMap<>();
     private int pending;
     private boolean healthy = true;
@@ -45,8 +44,13 @@ public final class Outbox {
      * @param source the CloudEvents source of everything it publishes
      * @param onFailure told the topic of every send that failed (and will be retried)
      */
-    public Outbox(Vertx vertx, RecordSender sender, CloudEventsKafka cloudEvents,
-                  Map<Class<? extends Message>, String> topics, URI source, java.util.function.Consumer<String> onFailure) {
+    public Outbox(
+            Vertx vertx,
+            RecordSender sender,
+            CloudEventsKafka cloudEvents,
+            Map<Class<? extends Message>, String> topics,
+            URI source,
+            Consumer<String> onFailure) {
         this.onFailure = onFailure;
         this.vertx = vertx;
         this.sender = sender;
@@ -61,8 +65,8 @@ public final class Outbox {
         if (topic == null) {
             throw new IllegalArgumentException("no topic for " + message.kind());
         }
-        ProducerRecord<String, byte[]> record = cloudEvents.toRecord(topic, message, outgoing.id(), source,
-                outgoing.time().atOffset(ZoneOffset.UTC), Map.of());
+        ProducerRecord<String, byte[]> record = cloudEvents.toRecord(
+                topic, message, outgoing.id(), source, outgoing.time().atOffset(ZoneOffset.UTC), Map.of());
         String queueKey = topic + '\u0000' + record.key();
         ArrayDeque<ProducerRecord<String, byte[]>> queue = queues.computeIfAbsent(queueKey, k -> new ArrayDeque<>());
         queue.addLast(record);
@@ -103,10 +107,13 @@ public final class Outbox {
             } else {
                 healthy = false;
                 onFailure.accept(head.topic());
-                LOG.atWarn().addKeyValue("topic", head.topic()).addKeyValue("key", head.key())
+                LOG.atWarn()
+                        .addKeyValue("topic", head.topic())
+                        .addKeyValue("key", head.key())
                         .setCause(result.cause())
                         .log("publish failed; retrying in {} ms", backoff.toMillis());
-                Duration next = backoff.multipliedBy(2).compareTo(LAST_RETRY) > 0 ? LAST_RETRY : backoff.multipliedBy(2);
+                Duration next =
+                        backoff.multipliedBy(2).compareTo(LAST_RETRY) > 0 ? LAST_RETRY : backoff.multipliedBy(2);
                 vertx.setTimer(backoff.toMillis(), t -> sendHead(queueKey, queue, next));
             }
         });

@@ -1,5 +1,9 @@
 package io.mcdhooks.bridge.publish;
 
+import io.mcdhooks.schemas.Message;
+import io.mcdhooks.schemas.codec.InvalidMessageException;
+import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import io.mcdhooks.schemas.kafka.KafkaSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,7 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -18,11 +21,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.mcdhooks.schemas.Message;
-import io.mcdhooks.schemas.codec.InvalidMessageException;
-import io.mcdhooks.schemas.kafka.CloudEventsKafka;
-import io.mcdhooks.schemas.kafka.KafkaSettings;
 
 /**
  * Reads back what this cluster's bridge published, so that after a restart it knows what is
@@ -36,8 +34,7 @@ public final class PublishedLog {
     private static final Logger LOG = LoggerFactory.getLogger(PublishedLog.class);
     private static final Duration POLL = Duration.ofMillis(500);
 
-    private PublishedLog() {
-    }
+    private PublishedLog() {}
 
     /**
      * Hands every message of {@code cluster} found in {@code topics} to {@code sink}, in log order
@@ -45,14 +42,21 @@ public final class PublishedLog {
      *
      * @param cluster only this cluster's messages; {@code null} for every cluster's
      */
-    public static Map<TopicPartition, Long> read(KafkaSettings settings, List<String> topics, String cluster, Duration lookback,
-                            Duration timeout, CloudEventsKafka cloudEvents, Clock clock, Consumer<Message> sink) {
+    public static Map<TopicPartition, Long> read(
+            KafkaSettings settings,
+            List<String> topics,
+            String cluster,
+            Duration lookback,
+            Duration timeout,
+            CloudEventsKafka cloudEvents,
+            Clock clock,
+            Consumer<Message> sink) {
         Map<String, Object> config = new HashMap<>(settings.asMap());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, "mcdhooks-bridge-recovery");
         try (KafkaConsumer<String, byte[]> consumer =
-                     new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
+                new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (String topic : topics) {
                 List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
@@ -80,13 +84,18 @@ public final class PublishedLog {
                 }
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
                     try {
-                        Message message = cloudEvents.fromRecord(record.key(), record.headers(), record.value()).message();
+                        Message message = cloudEvents
+                                .fromRecord(record.key(), record.headers(), record.value())
+                                .message();
                         if (cluster == null || cluster.equals(message.cluster())) {
                             sink.accept(message);
                         }
                     } catch (InvalidMessageException e) {
-                        LOG.atWarn().addKeyValue("topic", record.topic()).addKeyValue("partition", record.partition())
-                                .addKeyValue("offset", record.offset()).log("skipping unreadable record: {}", e.getMessage());
+                        LOG.atWarn()
+                                .addKeyValue("topic", record.topic())
+                                .addKeyValue("partition", record.partition())
+                                .addKeyValue("offset", record.offset())
+                                .log("skipping unreadable record: {}", e.getMessage());
                     }
                 }
             }
@@ -94,8 +103,8 @@ public final class PublishedLog {
         }
     }
 
-    private static boolean caughtUp(KafkaConsumer<?, ?> consumer, List<TopicPartition> partitions,
-                                    Map<TopicPartition, Long> end) {
+    private static boolean caughtUp(
+            KafkaConsumer<?, ?> consumer, List<TopicPartition> partitions, Map<TopicPartition, Long> end) {
         for (TopicPartition tp : partitions) {
             if (consumer.position(tp) < end.get(tp)) {
                 return false;

@@ -1,8 +1,7 @@
 package io.mcdhooks.bridge.publish;
 
-import org.apache.kafka.clients.producer.ProducerRecord;
-
 import io.vertx.core.Future;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /** Sends one record and completes when the broker has acknowledged it. */
 @FunctionalInterface

@@ -1,5 +1,6 @@
 package io.mcdhooks.bridge.publish;
 
+import io.mcdhooks.schemas.kafka.KafkaSettings;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -9,12 +10,9 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
-
-import io.mcdhooks.schemas.kafka.KafkaSettings;
 
 /**
  * Creates the project's topics where they are missing. On a real cluster they come from
@@ -24,13 +22,14 @@ import io.mcdhooks.schemas.kafka.KafkaSettings;
  */
 public final class TopicSetup {
 
-    private TopicSetup() {
-    }
+    private TopicSetup() {}
 
     public static void ensure(KafkaSettings settings, Collection<String> topics, int partitions) {
         try (Admin admin = Admin.create(new HashMap<>(settings.asMap()))) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-            List<NewTopic> missing = topics.stream().distinct().filter(t -> !existing.contains(t))
+            List<NewTopic> missing = topics.stream()
+                    .distinct()
+                    .filter(t -> !existing.contains(t))
                     .map(t -> new NewTopic(t, Optional.of(partitions), Optional.empty()))
                     .toList();
             if (missing.isEmpty()) {
@@ -49,7 +48,8 @@ public final class TopicSetup {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating topics", e);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot list topics at " + settings.asMap().get("bootstrap.servers"), e);
+            throw new IllegalStateException(
+                    "cannot list topics at " + settings.asMap().get("bootstrap.servers"), e);
         }
     }
 
@@ -57,8 +57,11 @@ public final class TopicSetup {
     public static Map<String, Integer> partitionCounts(KafkaSettings settings, Collection<String> topics) {
         try (Admin admin = Admin.create(new HashMap<>(settings.asMap()))) {
             Map<String, Integer> counts = new HashMap<>();
-            admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS)
-                    .forEach((name, description) -> counts.put(name, description.partitions().size()));
+            admin.describeTopics(topics)
+                    .allTopicNames()
+                    .get(30, TimeUnit.SECONDS)
+                    .forEach((name, description) ->
+                            counts.put(name, description.partitions().size()));
             return counts;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

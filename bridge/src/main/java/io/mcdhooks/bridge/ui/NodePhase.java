@@ -1,9 +1,8 @@
 package io.mcdhooks.bridge.ui;
 
-import java.util.Map;
-
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.schemas.GateDecision;
+import java.util.Map;
 
 /**
  * Where a node stands in a rollout, for people: derived from its MCD annotations, its cordon and
@@ -45,8 +44,8 @@ public enum NodePhase {
      * @param preUpdate   the latest decision of its pre-update gate for {@code poolTarget}, or {@code null}
      * @param postUpdate  the latest decision of its post-update gate for {@code poolTarget}, or {@code null}
      */
-    public static NodePhase of(Map<String, String> annotations, String poolTarget, GateDecision preUpdate,
-                               GateDecision postUpdate) {
+    public static NodePhase of(
+            Map<String, String> annotations, String poolTarget, GateDecision preUpdate, GateDecision postUpdate) {
         Map<String, String> a = annotations == null ? Map.of() : annotations;
         String current = a.get(McoApi.CURRENT_CONFIG);
         String desired = a.get(McoApi.DESIRED_CONFIG);

@@ -1,5 +1,20 @@
 package io.mcdhooks.bridge.ui;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.mcdhooks.bridge.BridgeConfig;
+import io.mcdhooks.bridge.gate.Gate;
+import io.mcdhooks.bridge.gate.GatekeeperService;
+import io.mcdhooks.bridge.gate.HookSpec;
+import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.lag.LagStatus;
+import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.Stage;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -12,22 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
-
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.Node;
-import io.mcdhooks.bridge.BridgeConfig;
-import io.mcdhooks.bridge.gate.Gate;
-import io.mcdhooks.bridge.gate.GatekeeperService;
-import io.mcdhooks.bridge.lag.LagStatus;
-import io.mcdhooks.bridge.gate.HookSpec;
-import io.mcdhooks.bridge.gate.LeverPlan;
-import io.mcdhooks.bridge.mco.McoApi;
-import io.mcdhooks.schemas.GateDecision;
-import io.mcdhooks.schemas.Stage;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 
 /**
  * The bridge's read-only status page: {@code /} serves a static page that polls
@@ -46,9 +45,11 @@ public final class StatusPage {
     private final Supplier<GatekeeperService> gatekeeper;
     private final Buffer page;
 
-    public StatusPage(BridgeConfig config, Supplier<? extends Collection<Node>> nodes,
-                      Supplier<? extends Collection<GenericKubernetesResource>> pools,
-                      Supplier<GatekeeperService> gatekeeper) {
+    public StatusPage(
+            BridgeConfig config,
+            Supplier<? extends Collection<Node>> nodes,
+            Supplier<? extends Collection<GenericKubernetesResource>> pools,
+            Supplier<GatekeeperService> gatekeeper) {
         this.cluster = config.cluster();
         this.nodes = nodes;
         this.pools = pools;
@@ -58,37 +59,51 @@ public final class StatusPage {
 
     /** {@code GET /}: the page. */
     public void servePage(HttpServerRequest request) {
-        request.response().putHeader("content-type", "text/html; charset=utf-8")
-                .putHeader("cache-control", "no-store").end(page);
+        request.response()
+                .putHeader("content-type", "text/html; charset=utf-8")
+                .putHeader("cache-control", "no-store")
+                .end(page);
     }
 
     /** {@code GET /api/status}: the snapshot. */
     public void serveStatus(HttpServerRequest request) {
-        request.response().putHeader("content-type", "application/json")
-                .putHeader("cache-control", "no-store").end(snapshot().encode());
+        request.response()
+                .putHeader("content-type", "application/json")
+                .putHeader("cache-control", "no-store")
+                .end(snapshot().encode());
     }
 
     /** The snapshot, built now. Call on the bridge's event loop. */
     public JsonObject snapshot() {
         GatekeeperService service = gatekeeper.get();
-        Collection<Gate> gates = service == null ? List.of() : service.gatekeeper().gates();
-        Collection<HookSpec> hooks = service == null ? List.of() : service.gatekeeper().hooks();
+        Collection<Gate> gates =
+                service == null ? List.of() : service.gatekeeper().gates();
+        Collection<HookSpec> hooks =
+                service == null ? List.of() : service.gatekeeper().hooks();
         Map<String, LagStatus> lags = service == null ? Map.of() : service.lag();
         return build(cluster, nodes.get(), pools.get(), gates, hooks, lags, Instant.now());
     }
 
     /** The snapshot from its parts. Pure. */
-    static JsonObject build(String cluster, Collection<Node> nodeList, Collection<GenericKubernetesResource> poolList,
-                            Collection<Gate> gateList, Collection<HookSpec> hookList, Map<String, LagStatus> lags,
-                            Instant now) {
-        List<GateDecision> decisions = gateList.stream().map(Gate::last).filter(Objects::nonNull)
+    static JsonObject build(
+            String cluster,
+            Collection<Node> nodeList,
+            Collection<GenericKubernetesResource> poolList,
+            Collection<Gate> gateList,
+            Collection<HookSpec> hookList,
+            Map<String, LagStatus> lags,
+            Instant now) {
+        List<GateDecision> decisions = gateList.stream()
+                .map(Gate::last)
+                .filter(Objects::nonNull)
                 .sorted(Comparator.comparing(GateDecision::openedAt, Comparator.nullsFirst(Comparator.naturalOrder()))
                         .thenComparing(GateDecision::attempt))
                 .toList();
         Map<String, String> targets = new HashMap<>();
         JsonArray poolsJson = new JsonArray();
         List<GenericKubernetesResource> sortedPools = poolList.stream()
-                .sorted(Comparator.comparing(p -> p.getMetadata().getName())).toList();
+                .sorted(Comparator.comparing(p -> p.getMetadata().getName()))
+                .toList();
         for (GenericKubernetesResource pool : sortedPools) {
             String name = pool.getMetadata().getName();
             String target = string(pool.get("spec", "configuration", "name"));
@@ -107,7 +122,9 @@ public final class StatusPage {
                     .put("gate", poolGate == null ? null : gateJson(poolGate)));
         }
         JsonArray nodesJson = new JsonArray();
-        List<Node> sortedNodes = nodeList.stream().sorted(Comparator.comparing(n -> n.getMetadata().getName())).toList();
+        List<Node> sortedNodes = nodeList.stream()
+                .sorted(Comparator.comparing(n -> n.getMetadata().getName()))
+                .toList();
         for (Node node : sortedNodes) {
             String name = node.getMetadata().getName();
             String pool = poolOf(node, sortedPools);
@@ -124,7 +141,9 @@ public final class StatusPage {
                     blockingOf(gate).forEach(blocking::add);
                 }
             }
-            Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
+            Map<String, String> labels = node.getMetadata().getLabels() == null
+                    ? Map.of()
+                    : node.getMetadata().getLabels();
             nodesJson.add(new JsonObject()
                     .put("name", name)
                     .put("pool", pool)
@@ -136,8 +155,11 @@ public final class StatusPage {
                     .put("desiredConfig", annotation(annotations, McoApi.DESIRED_CONFIG))
                     .put("state", annotation(annotations, McoApi.STATE))
                     .put("cordoned", Boolean.TRUE.equals(node.getSpec().getUnschedulable()))
-                    .put("tainted", node.getSpec().getTaints() != null && node.getSpec().getTaints().stream()
-                            .anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey())))
+                    .put(
+                            "tainted",
+                            node.getSpec().getTaints() != null
+                                    && node.getSpec().getTaints().stream()
+                                            .anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey())))
                     .put("gates", nodeGates)
                     .put("blocking", blocking));
         }
@@ -151,8 +173,11 @@ public final class StatusPage {
                 JsonObject status = hookStatus(h);
                 hookStates.add(status);
                 if (h.at() != null) {
-                    JsonObject verdict = status.copy().put("gate", gate.gateId()).put("stage", gate.stage().wire())
-                            .put("pool", gate.pool()).put("node", gate.node());
+                    JsonObject verdict = status.copy()
+                            .put("gate", gate.gateId())
+                            .put("stage", gate.stage().wire())
+                            .put("pool", gate.pool())
+                            .put("node", gate.node());
                     verdicts.add(verdict);
                     lastVerdict.merge(h.hook(), verdict, (a, b) -> at(a).compareTo(at(b)) >= 0 ? a : b);
                 }
@@ -161,17 +186,36 @@ public final class StatusPage {
         }
         verdicts.sort(Comparator.comparing(StatusPage::at).reversed());
         JsonArray hooksJson = new JsonArray();
-        hookList.stream().sorted(Comparator.comparing(HookSpec::name)).forEach(h -> hooksJson.add(new JsonObject()
-                .put("name", h.name())
-                .put("stages", new JsonArray(h.stages().stream().map(Stage::wire).sorted().toList()))
-                .put("pools", new JsonArray(h.pools().stream().sorted().toList()))
-                .put("mode", h.mode().name())
-                .put("failurePolicy", h.failurePolicy().name())
-                .put("timeoutSeconds", h.timeout().toSeconds())
-                .put("lag", lags.get(h.name()) == null ? null : lags.get(h.name()).lag())
-                .put("lagState", lags.get(h.name()) == null ? null : lags.get(h.name()).state().name())
-                .put("lagDetail", lags.get(h.name()) == null ? null : lags.get(h.name()).describe(now))
-                .put("lastVerdict", lastVerdict.get(h.name()))));
+        hookList.stream()
+                .sorted(Comparator.comparing(HookSpec::name))
+                .forEach(h -> hooksJson.add(new JsonObject()
+                        .put("name", h.name())
+                        .put(
+                                "stages",
+                                new JsonArray(h.stages().stream()
+                                        .map(Stage::wire)
+                                        .sorted()
+                                        .toList()))
+                        .put("pools", new JsonArray(h.pools().stream().sorted().toList()))
+                        .put("mode", h.mode().name())
+                        .put("failurePolicy", h.failurePolicy().name())
+                        .put("timeoutSeconds", h.timeout().toSeconds())
+                        .put(
+                                "lag",
+                                lags.get(h.name()) == null
+                                        ? null
+                                        : lags.get(h.name()).lag())
+                        .put(
+                                "lagState",
+                                lags.get(h.name()) == null
+                                        ? null
+                                        : lags.get(h.name()).state().name())
+                        .put(
+                                "lagDetail",
+                                lags.get(h.name()) == null
+                                        ? null
+                                        : lags.get(h.name()).describe(now))
+                        .put("lastVerdict", lastVerdict.get(h.name()))));
         return new JsonObject()
                 .put("cluster", cluster)
                 .put("generatedAt", now.toString())
@@ -179,14 +223,18 @@ public final class StatusPage {
                 .put("nodes", nodesJson)
                 .put("gates", gatesJson)
                 .put("hooks", hooksJson)
-                .put("verdicts", new JsonArray(verdicts.stream().limit(RECENT_VERDICTS).toList()));
+                .put(
+                        "verdicts",
+                        new JsonArray(verdicts.stream().limit(RECENT_VERDICTS).toList()));
     }
 
-    private static GateDecision latest(List<GateDecision> decisions, Stage stage, String pool, String node,
-                                       String target) {
+    private static GateDecision latest(
+            List<GateDecision> decisions, Stage stage, String pool, String node, String target) {
         GateDecision found = null;
         for (GateDecision d : decisions) {
-            if (d.stage() == stage && Objects.equals(d.pool(), pool) && Objects.equals(d.node(), node)
+            if (d.stage() == stage
+                    && Objects.equals(d.pool(), pool)
+                    && Objects.equals(d.node(), node)
                     && Objects.equals(d.targetConfig(), target)) {
                 found = d;
             }
@@ -207,8 +255,12 @@ public final class StatusPage {
                 .put("blockingHooks", new JsonArray(gate.blockingHooks()))
                 .put("blocking", new JsonArray(blockingOf(gate)))
                 .put("summary", gate.summary())
-                .put("overriddenBy", gate.override() == null ? null : gate.override().by())
-                .put("openedAt", gate.openedAt() == null ? null : gate.openedAt().toString())
+                .put(
+                        "overriddenBy",
+                        gate.override() == null ? null : gate.override().by())
+                .put(
+                        "openedAt",
+                        gate.openedAt() == null ? null : gate.openedAt().toString())
                 .put("decidedAt", gate.decidedAt().toString());
     }
 
@@ -217,7 +269,9 @@ public final class StatusPage {
         List<JsonObject> out = new ArrayList<>();
         for (GateDecision.HookStatus h : gate.hooks()) {
             if (gate.blockingHooks().contains(h.hook())) {
-                out.add(hookStatus(h).put("gate", gate.gateId()).put("stage", gate.stage().wire()));
+                out.add(hookStatus(h)
+                        .put("gate", gate.gateId())
+                        .put("stage", gate.stage().wire()));
             }
         }
         return out;
@@ -230,7 +284,9 @@ public final class StatusPage {
                 .put("reason", h.reason())
                 .put("message", h.message())
                 .put("at", h.at() == null ? null : h.at().toString())
-                .put("failurePolicy", h.failurePolicy() == null ? null : h.failurePolicy().name())
+                .put(
+                        "failurePolicy",
+                        h.failurePolicy() == null ? null : h.failurePolicy().name())
                 .put("timeoutSeconds", h.timeoutSeconds());
     }
 
@@ -241,15 +297,18 @@ public final class StatusPage {
 
     /** The pool whose node selector the node matches; a custom pool wins over worker. */
     private static String poolOf(Node node, List<GenericKubernetesResource> pools) {
-        Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
+        Map<String, String> labels = node.getMetadata().getLabels() == null
+                ? Map.of()
+                : node.getMetadata().getLabels();
         String found = null;
         for (GenericKubernetesResource pool : pools) {
             Object selector = pool.get("spec", "nodeSelector", "matchLabels");
             if (!(selector instanceof Map<?, ?> match) || match.isEmpty()) {
                 continue;
             }
-            boolean matches = match.entrySet().stream().allMatch(e ->
-                    Objects.equals(labels.get(String.valueOf(e.getKey())), String.valueOf(e.getValue())));
+            boolean matches = match.entrySet().stream()
+                    .allMatch(
+                            e -> Objects.equals(labels.get(String.valueOf(e.getKey())), String.valueOf(e.getValue())));
             if (matches && (found == null || "worker".equals(found))) {
                 found = pool.getMetadata().getName();
             }

@@ -1,35 +1,37 @@
 package io.mcdhooks.bridge.watch;
 
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
-
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.mcdhooks.bridge.mco.McoApi;
+import java.util.Locale;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /** Informers on the MCO's custom resources, which the bridge reads as generic resources. */
 public final class McoInformers {
 
-    private McoInformers() {
-    }
+    private McoInformers() {}
 
     public static ResourceDefinitionContext context(String kind, String version) {
         return new ResourceDefinitionContext.Builder()
                 .withGroup(McoApi.GROUP)
                 .withVersion(version)
                 .withKind(kind)
-                .withPlural(kind.toLowerCase(java.util.Locale.ROOT) + "s")
+                .withPlural(kind.toLowerCase(Locale.ROOT) + "s")
                 .withNamespaced(false)
                 .build();
     }
 
     /** A not yet started informer on {@code kind}; start it with {@code start()}. */
-    public static SharedIndexInformer<GenericKubernetesResource> informer(KubernetesClient client, String kind,
-                                                                          String version, long resyncMillis,
-                                                                          ResourceEventHandler<GenericKubernetesResource> handler) {
+    public static SharedIndexInformer<GenericKubernetesResource> informer(
+            KubernetesClient client,
+            String kind,
+            String version,
+            long resyncMillis,
+            ResourceEventHandler<GenericKubernetesResource> handler) {
         SharedIndexInformer<GenericKubernetesResource> informer =
                 client.genericKubernetesResources(context(kind, version)).runnableInformer(resyncMillis);
         informer.addEventHandler(handler);

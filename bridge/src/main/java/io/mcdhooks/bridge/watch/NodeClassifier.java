@@ -1,14 +1,13 @@
 package io.mcdhooks.bridge.watch;
 
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.Set;
-
 import io.mcdhooks.bridge.mco.McnView;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.schemas.Transition;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Turns what is known about a node and its state now into the transitions to publish.
@@ -25,12 +24,19 @@ import io.mcdhooks.schemas.Transition;
 public final class NodeClassifier {
 
     private static final List<Transition> UPDATE_ORDER = List.of(
-            Transition.UPDATE_ASSIGNED, Transition.WORKING, Transition.DRAIN_REQUESTED, Transition.CORDONED,
-            Transition.DRAINED, Transition.APPLIED, Transition.REBOOTING, Transition.RESUMED,
-            Transition.UNCORDON_REQUESTED, Transition.UNCORDONED, Transition.DONE);
+            Transition.UPDATE_ASSIGNED,
+            Transition.WORKING,
+            Transition.DRAIN_REQUESTED,
+            Transition.CORDONED,
+            Transition.DRAINED,
+            Transition.APPLIED,
+            Transition.REBOOTING,
+            Transition.RESUMED,
+            Transition.UNCORDON_REQUESTED,
+            Transition.UNCORDONED,
+            Transition.DONE);
 
-    private NodeClassifier() {
-    }
+    private NodeClassifier() {}
 
     /** Transitions between two observed states of a node (a watch update). */
     public static List<Observed> classify(NodeView old, NodeView now) {
@@ -63,7 +69,10 @@ public final class NodeClassifier {
         String target = now.target();
         Set<Transition> known = target != null && target.equals(prior.target()) ? prior.reached() : Set.of();
         Set<Transition> evidence = milestones(now, prior);
-        List<Transition> fresh = UPDATE_ORDER.stream().filter(evidence::contains).filter(t -> !known.contains(t)).toList();
+        List<Transition> fresh = UPDATE_ORDER.stream()
+                .filter(evidence::contains)
+                .filter(t -> !known.contains(t))
+                .toList();
         for (int i = 0; i < fresh.size(); i++) {
             // Only the furthest milestone can have just happened; any before it was missed.
             boolean late = initial || i < fresh.size() - 1;
@@ -97,8 +106,8 @@ public final class NodeClassifier {
         }
         // In image mode the config may stay put while the image moves; the drain annotations then
         // still name the config the node already runs and say nothing about this update.
-        boolean configMoves = config != null
-                && (!config.equals(node.currentConfig()) || tracked && node.desiredImage() == null);
+        boolean configMoves =
+                config != null && (!config.equals(node.currentConfig()) || tracked && node.desiredImage() == null);
         if (configMoves) {
             String drain = McoApi.DRAIN_PREFIX + config;
             String uncordon = McoApi.UNCORDON_PREFIX + config;
@@ -155,7 +164,8 @@ public final class NodeClassifier {
             // until the update completes, unlike post-config-action.
             seen.add(Transition.REBOOTING);
         }
-        if (mcn.isTrue(McnView.RESUMED) || mcn.isTrue(McnView.REBOOTED_NODE)
+        if (mcn.isTrue(McnView.RESUMED)
+                || mcn.isTrue(McnView.REBOOTED_NODE)
                 || mcn.isTrue(McnView.UPDATE_POST_ACTION_COMPLETE)) {
             seen.add(Transition.RESUMED);
         }

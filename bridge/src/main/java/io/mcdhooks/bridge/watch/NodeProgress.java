@@ -1,9 +1,8 @@
 package io.mcdhooks.bridge.watch;
 
+import io.mcdhooks.schemas.Transition;
 import java.util.EnumSet;
 import java.util.Set;
-
-import io.mcdhooks.schemas.Transition;
 
 /**
  * What is known to have been published about a node: the target of its current update, the
@@ -32,9 +31,10 @@ public record NodeProgress(String target, Set<Transition> reached, String degrad
             case RECOVERED -> new NodeProgress(target, reached, null);
             case DELETED -> NONE;
             default -> {
-                boolean sameTarget = observed.target() != null && observed.target().equals(target);
-                EnumSet<Transition> next = sameTarget && !reached.isEmpty()
-                        ? EnumSet.copyOf(reached) : EnumSet.noneOf(Transition.class);
+                boolean sameTarget =
+                        observed.target() != null && observed.target().equals(target);
+                EnumSet<Transition> next =
+                        sameTarget && !reached.isEmpty() ? EnumSet.copyOf(reached) : EnumSet.noneOf(Transition.class);
                 next.add(t);
                 yield new NodeProgress(observed.target(), next, degradedReason);
             }

@@ -1,11 +1,10 @@
 package io.mcdhooks.bridge.watch;
 
+import io.mcdhooks.bridge.mco.PoolView;
+import io.mcdhooks.schemas.Transition;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-
-import io.mcdhooks.bridge.mco.PoolView;
-import io.mcdhooks.schemas.Transition;
 
 /**
  * Turns what is known about a pool and its state now into the transitions to publish:
@@ -14,8 +13,7 @@ import io.mcdhooks.schemas.Transition;
  */
 public final class PoolClassifier {
 
-    private PoolClassifier() {
-    }
+    private PoolClassifier() {}
 
     public static List<Observed> classify(PoolProgress prior, PoolView now, boolean initial) {
         List<Observed> out = new ArrayList<>();
@@ -40,7 +38,8 @@ public final class PoolClassifier {
                 fresh.add(Transition.UPDATING);
                 fresh.add(Transition.UPDATED);
             }
-            List<Transition> unseen = fresh.stream().distinct().filter(t -> !known.contains(t)).toList();
+            List<Transition> unseen =
+                    fresh.stream().distinct().filter(t -> !known.contains(t)).toList();
             for (int i = 0; i < unseen.size(); i++) {
                 out.add(new Observed(unseen.get(i), target, initial || i < unseen.size() - 1, ""));
             }

@@ -1,9 +1,8 @@
 package io.mcdhooks.bridge.watch;
 
+import io.mcdhooks.schemas.Transition;
 import java.util.EnumSet;
 import java.util.Set;
-
-import io.mcdhooks.schemas.Transition;
 
 /**
  * What is known to have been published about a pool: its target and the milestones of the
@@ -25,9 +24,10 @@ public record PoolProgress(String target, Set<Transition> reached, Boolean pause
             case UNPAUSED -> new PoolProgress(target, reached, false, degradedMessage);
             case POOL_DEGRADED -> new PoolProgress(target, reached, paused, observed.discriminator());
             default -> {
-                boolean sameTarget = observed.target() != null && observed.target().equals(target);
-                EnumSet<Transition> next = sameTarget && !reached.isEmpty()
-                        ? EnumSet.copyOf(reached) : EnumSet.noneOf(Transition.class);
+                boolean sameTarget =
+                        observed.target() != null && observed.target().equals(target);
+                EnumSet<Transition> next =
+                        sameTarget && !reached.isEmpty() ? EnumSet.copyOf(reached) : EnumSet.noneOf(Transition.class);
                 next.add(observed.transition());
                 yield new PoolProgress(observed.target(), next, paused, degradedMessage);
             }

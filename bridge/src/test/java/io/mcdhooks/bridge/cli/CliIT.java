@@ -2,27 +2,6 @@ package io.mcdhooks.bridge.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.net.URI;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -38,6 +17,25 @@ import io.mcdhooks.schemas.Transition;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.kafka.Topics;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The CLI on real output: a real broker, and fabric8's in-memory API for override. */
 @EnableKubernetesMockClient(crud = true)
@@ -61,22 +59,53 @@ class CliIT {
     void statusShowsPoolsNodesAndWhoBlocksOpenGates() throws Exception {
         // Given a node mid-update and a gate blocked on it
         GateRequest request = request("worker-1");
-        publish(lifecycle, event("worker", LifecycleEvent.ObjectRef.Kind.MachineConfigPool, Transition.NEW_TARGET_CONFIG));
+        publish(
+                lifecycle,
+                event("worker", LifecycleEvent.ObjectRef.Kind.MachineConfigPool, Transition.NEW_TARGET_CONFIG));
         publish(lifecycle, event("worker-1", LifecycleEvent.ObjectRef.Kind.Node, Transition.RESUMED));
         publish(requests, request);
-        publish(decisions, new GateDecision("c1", request.gateId(), 1, Stage.POST_UPDATE, "worker", "worker-1",
-                "rendered-worker-2", GateDecision.Decision.BLOCKED, false, List.of(
-                        new GateDecision.HookStatus("node-check", GateDecision.HookState.FAIL, GateDecision.Mode.Enforcing,
-                                "ProbeFailed", "port 9100 refused", Instant.now(), null, 600, 0, null, false, false)),
-                List.of("node-check"), "blocked by node-check: FAIL ProbeFailed", null, Instant.now(), Instant.now()));
+        publish(
+                decisions,
+                new GateDecision(
+                        "c1",
+                        request.gateId(),
+                        1,
+                        Stage.POST_UPDATE,
+                        "worker",
+                        "worker-1",
+                        "rendered-worker-2",
+                        GateDecision.Decision.BLOCKED,
+                        false,
+                        List.of(new GateDecision.HookStatus(
+                                "node-check",
+                                GateDecision.HookState.FAIL,
+                                GateDecision.Mode.Enforcing,
+                                "ProbeFailed",
+                                "port 9100 refused",
+                                Instant.now(),
+                                null,
+                                600,
+                                0,
+                                null,
+                                false,
+                                false)),
+                        List.of("node-check"),
+                        "blocked by node-check: FAIL ProbeFailed",
+                        null,
+                        Instant.now(),
+                        Instant.now()));
 
         // When
         Result result = cli("status");
 
         // Then
         assertThat(result.code).as(result.err).isZero();
-        assertThat(result.out).contains("c1/worker").contains("c1/worker-1").contains("resumed")
-                .contains(request.gateId()).contains("blocked by node-check: FAIL ProbeFailed")
+        assertThat(result.out)
+                .contains("c1/worker")
+                .contains("c1/worker-1")
+                .contains("resumed")
+                .contains(request.gateId())
+                .contains("blocked by node-check: FAIL ProbeFailed")
                 .contains("hook node-check: STOPPED, lag 1");
     }
 
@@ -103,22 +132,42 @@ class CliIT {
         Result result = cli("tail", "--from-beginning", "--max", "2", "--for", "30s");
 
         assertThat(result.code).as(result.err).isZero();
-        assertThat(result.out).contains("lifecycle c1/worker-2 update-assigned")
+        assertThat(result.out)
+                .contains("lifecycle c1/worker-2 update-assigned")
                 .contains("request   " + request.gateId());
     }
 
     @Test
     void overrideAnnotatesTheGatesNodeWithWhoAndWhy() {
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("worker-1").endMetadata().build()).create();
+        client.nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName("worker-1")
+                        .endMetadata()
+                        .build())
+                .create();
         OverrideCommand.clientForTests = client;
         try {
-            Result result = cli("override", "--gate", "c1/post-update/worker-1/rendered-worker-2", "--release",
-                    "--reason", "checked by hand", "--by", "alice");
+            Result result = cli(
+                    "override",
+                    "--gate",
+                    "c1/post-update/worker-1/rendered-worker-2",
+                    "--release",
+                    "--reason",
+                    "checked by hand",
+                    "--by",
+                    "alice");
 
             assertThat(result.code).as(result.err).isZero();
-            assertThat(client.nodes().withName("worker-1").get().getMetadata().getAnnotations()
-                    .get(GatekeeperService.OVERRIDE_ANNOTATION))
-                    .contains("\"action\":\"release\"").contains("\"by\":\"alice\"").contains("checked by hand");
+            assertThat(client.nodes()
+                            .withName("worker-1")
+                            .get()
+                            .getMetadata()
+                            .getAnnotations()
+                            .get(GatekeeperService.OVERRIDE_ANNOTATION))
+                    .contains("\"action\":\"release\"")
+                    .contains("\"by\":\"alice\"")
+                    .contains("checked by hand");
         } finally {
             OverrideCommand.clientForTests = null;
         }
@@ -143,13 +192,20 @@ class CliIT {
         assertThat(noKafka.err).contains("KAFKA_BOOTSTRAP_SERVERS");
     }
 
-    private record Result(int code, String out, String err) {
-    }
+    private record Result(int code, String out, String err) {}
 
     private Result cli(String... args) {
-        List<String> all = new ArrayList<>(List.of("--bootstrap-servers", broker.bootstrapServers(),
-                "--topic-lifecycle", lifecycle, "--topic-gate-requests", requests,
-                "--topic-gate-decisions", decisions, "--topic-verdicts", verdicts));
+        List<String> all = new ArrayList<>(List.of(
+                "--bootstrap-servers",
+                broker.bootstrapServers(),
+                "--topic-lifecycle",
+                lifecycle,
+                "--topic-gate-requests",
+                requests,
+                "--topic-gate-decisions",
+                decisions,
+                "--topic-verdicts",
+                verdicts));
         all.addAll(List.of(args));
         return run(Map.of(), all.toArray(String[]::new));
     }
@@ -162,31 +218,64 @@ class CliIT {
     }
 
     private void publish(String topic, Message message) throws Exception {
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
-                broker.bootstrapServers()), new StringSerializer(), new ByteArraySerializer())) {
-            producer.send(new CloudEventsKafka(new MessageCodec()).toRecord(topic, message,
-                    UUID.randomUUID().toString(), URI.create("/test"), OffsetDateTime.now(), Map.of())).get();
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                Map.of("bootstrap.servers", broker.bootstrapServers()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            producer.send(new CloudEventsKafka(new MessageCodec())
+                            .toRecord(
+                                    topic,
+                                    message,
+                                    UUID.randomUUID().toString(),
+                                    URI.create("/test"),
+                                    OffsetDateTime.now(),
+                                    Map.of()))
+                    .get();
         }
     }
 
     private void commit(String group, long offset) {
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, group), new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        broker.bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        group),
+                new StringDeserializer(),
+                new StringDeserializer())) {
             consumer.commitSync(Map.of(new TopicPartition(requests, 0), new OffsetAndMetadata(offset)));
         }
     }
 
     private static LifecycleEvent event(String name, LifecycleEvent.ObjectRef.Kind kind, Transition transition) {
-        return new LifecycleEvent("c1", new LifecycleEvent.ObjectRef(kind, name, "uid-" + name, "1"), "worker",
-                transition, "rendered-worker-1", "rendered-worker-2", null, null, null, null, null, Instant.now(), false);
+        return new LifecycleEvent(
+                "c1",
+                new LifecycleEvent.ObjectRef(kind, name, "uid-" + name, "1"),
+                "worker",
+                transition,
+                "rendered-worker-1",
+                "rendered-worker-2",
+                null,
+                null,
+                null,
+                null,
+                null,
+                Instant.now(),
+                false);
     }
 
     private static GateRequest request(String node) {
-        return new GateRequest("c1", "c1/post-update/" + node + "/rendered-worker-2", 1, Stage.POST_UPDATE,
-                new GateRequest.PoolFacts("worker", "1", 3), new GateRequest.NodeFacts(node, "a", Map.of()),
-                "rendered-worker-1", "rendered-worker-2",
+        return new GateRequest(
+                "c1",
+                "c1/post-update/" + node + "/rendered-worker-2",
+                1,
+                Stage.POST_UPDATE,
+                new GateRequest.PoolFacts("worker", "1", 3),
+                new GateRequest.NodeFacts(node, "a", Map.of()),
+                "rendered-worker-1",
+                "rendered-worker-2",
                 new GateRequest.TargetFacts("quay.io/os@sha256:1", "default", null, null, null),
-                Instant.now(), Instant.now().plusSeconds(600));
+                Instant.now(),
+                Instant.now().plusSeconds(600));
     }
 }

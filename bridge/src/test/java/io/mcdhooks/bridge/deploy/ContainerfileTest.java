@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -19,20 +19,25 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ContainerfileTest {
 
     /** image name in the manifests → module. */
-    static final Map<String, String> MODULES = Map.of("mcdhooks-bridge", "bridge", "mcdhooks-hook-runner", "hook-runner");
+    static final Map<String, String> MODULES =
+            Map.of("mcdhooks-bridge", "bridge", "mcdhooks-hook-runner", "hook-runner");
 
     static Path containerfile(String image) {
-        return Manifests.DEPLOY.resolve("images").resolve(MODULES.getOrDefault(image, image)).resolve("Containerfile");
+        return Manifests.DEPLOY
+                .resolve("images")
+                .resolve(MODULES.getOrDefault(image, image))
+                .resolve("Containerfile");
     }
 
     @ParameterizedTest
     @CsvSource({
         "bridge, io.mcdhooks.bridge.Main, bridge/src/main/java/io/mcdhooks/bridge/Main.java",
-        "hook-runner, io.mcdhooks.hooks.runner.Main, hook-runner/src/main/java/io/mcdhooks/hooks/runner/Main.java"})
+        "hook-runner, io.mcdhooks.hooks.runner.Main, hook-runner/src/main/java/io/mcdhooks/hooks/runner/Main.java"
+    })
     void buildsWithMavenAndRunsMainOnAJre17AsNonRoot(String module, String mainClass, String mainSource) {
         String text = Manifests.read(containerfile(module));
         List<String> instructions = instructions(text);
-        Map<String, String> args = new java.util.HashMap<>();
+        Map<String, String> args = new HashMap<>();
         List<String[]> stages = new ArrayList<>();
         for (String instruction : instructions) {
             String[] parts = instruction.split("\\s+", 2);
@@ -42,31 +47,43 @@ class ContainerfileTest {
                     args.put(kv[0], kv.length > 1 ? kv[1] : "");
                 }
                 case "FROM" -> {
-                    Matcher m = Pattern.compile("(\\S+)(?:\\s+AS\\s+(\\S+))?", Pattern.CASE_INSENSITIVE).matcher(parts[1]);
+                    Matcher m = Pattern.compile("(\\S+)(?:\\s+AS\\s+(\\S+))?", Pattern.CASE_INSENSITIVE)
+                            .matcher(parts[1]);
                     assertThat(m.matches()).isTrue();
-                    String image = m.group(1).startsWith("${") ? args.get(m.group(1).substring(2, m.group(1).length() - 1))
+                    String image = m.group(1).startsWith("${")
+                            ? args.get(m.group(1).substring(2, m.group(1).length() - 1))
                             : m.group(1);
                     stages.add(new String[] {image, m.group(2)});
                 }
-                default -> { }
+                default -> {}
             }
         }
         assertThat(stages).as("multi-stage").hasSize(2);
         String build = stages.get(0)[0];
         String runtime = stages.get(1)[0];
         assertThat(build).as("a Maven build stage on Java 17").contains("maven").contains("17");
-        assertThat(runtime).as("a JRE 17 runtime, UBI or Temurin")
+        assertThat(runtime)
+                .as("a JRE 17 runtime, UBI or Temurin")
                 .matches(".*(ubi\\d*/openjdk-17-runtime|eclipse-temurin:17[^ ]*jre).*");
 
-        String run = instructions.stream().filter(i -> i.toUpperCase().startsWith("RUN ")).findFirst().orElseThrow();
+        String run = instructions.stream()
+                .filter(i -> i.toUpperCase().startsWith("RUN "))
+                .findFirst()
+                .orElseThrow();
         assertThat(run).contains("mvn ").contains("-pl " + module).contains("-am");
-        assertThat(instructions).filteredOn(i -> i.toUpperCase().startsWith("COPY --FROM="))
+        assertThat(instructions)
+                .filteredOn(i -> i.toUpperCase().startsWith("COPY --FROM="))
                 .allSatisfy(i -> assertThat(i).contains("--from=" + stages.get(0)[1]));
 
-        String user = instructions.stream().filter(i -> i.toUpperCase().startsWith("USER ")).reduce((a, b) -> b)
+        String user = instructions.stream()
+                .filter(i -> i.toUpperCase().startsWith("USER "))
+                .reduce((a, b) -> b)
                 .orElseThrow(() -> new AssertionError(module + ": no USER"));
         String uid = user.substring(5).trim().split(":")[0];
-        assertThat(uid).as("non-root, numeric so runAsNonRoot can check it").matches("\\d+").isNotEqualTo("0");
+        assertThat(uid)
+                .as("non-root, numeric so runAsNonRoot can check it")
+                .matches("\\d+")
+                .isNotEqualTo("0");
 
         String entrypoint = instructions.get(instructions.size() - 1);
         assertThat(entrypoint).startsWith("ENTRYPOINT [\"java\"").endsWith("\"" + mainClass + "\"]");

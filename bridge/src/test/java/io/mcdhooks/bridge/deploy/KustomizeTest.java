@@ -2,6 +2,7 @@ package io.mcdhooks.bridge.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,10 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.Test;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * The kustomizations, resolved by hand (no kustomize binary here): every path exists, the base
@@ -31,7 +29,9 @@ class KustomizeTest {
                 Path target = dir.resolve(path).normalize();
                 assertThat(target).as(kustomization + " → " + path).exists();
                 if (Files.isDirectory(target)) {
-                    assertThat(target.resolve("kustomization.yaml")).as(kustomization + " → " + path).exists();
+                    assertThat(target.resolve("kustomization.yaml"))
+                            .as(kustomization + " → " + path)
+                            .exists();
                 }
             }
             assertThat(k.path("apiVersion").asText()).isEqualTo("kustomize.config.k8s.io/v1beta1");
@@ -41,10 +41,13 @@ class KustomizeTest {
 
     @Test
     void theBaseListsEveryManifestUnderIt() throws Exception {
-        JsonNode k = Manifests.YAML.readTree(Manifests.BASE.resolve("kustomization.yaml").toFile());
+        JsonNode k = Manifests.YAML.readTree(
+                Manifests.BASE.resolve("kustomization.yaml").toFile());
         Set<Path> listed = new HashSet<>();
-        k.path("resources").forEach(r -> listed.add(Manifests.BASE.resolve(r.asText()).normalize()));
-        Set<Path> present = Manifests.manifestFiles().stream().filter(p -> p.startsWith(Manifests.BASE))
+        k.path("resources")
+                .forEach(r -> listed.add(Manifests.BASE.resolve(r.asText()).normalize()));
+        Set<Path> present = Manifests.manifestFiles().stream()
+                .filter(p -> p.startsWith(Manifests.BASE))
                 .collect(Collectors.toSet());
         assertThat(listed).isEqualTo(present);
     }
@@ -52,19 +55,23 @@ class KustomizeTest {
     @Test
     void overlaysBuildOnTheBaseAndPatchOnlyObjectsItHas() throws Exception {
         Set<String> base = Manifests.base().stream()
-                .map(d -> d.kindKey() + "/" + d.tree().path("metadata").path("namespace").asText() + "/" + d.name())
+                .map(d -> d.kindKey() + "/"
+                        + d.tree().path("metadata").path("namespace").asText() + "/" + d.name())
                 .collect(Collectors.toSet());
         for (String overlay : List.of("openshift", "kubernetes")) {
             Path dir = Manifests.DEPLOY.resolve("overlays").resolve(overlay);
-            JsonNode k = Manifests.YAML.readTree(dir.resolve("kustomization.yaml").toFile());
+            JsonNode k =
+                    Manifests.YAML.readTree(dir.resolve("kustomization.yaml").toFile());
             List<String> resources = new ArrayList<>();
             k.path("resources").forEach(r -> resources.add(r.asText()));
             assertThat(resources).as(overlay).contains("../../base");
             assertThat(k.path("patches")).as(overlay).isNotEmpty();
             for (JsonNode patch : k.path("patches")) {
-                for (Manifests.Document d : Manifests.documents(dir.resolve(patch.path("path").asText()))) {
+                for (Manifests.Document d :
+                        Manifests.documents(dir.resolve(patch.path("path").asText()))) {
                     Manifests.parse(d);
-                    String key = d.kindKey() + "/" + d.tree().path("metadata").path("namespace").asText() + "/" + d.name();
+                    String key = d.kindKey() + "/"
+                            + d.tree().path("metadata").path("namespace").asText() + "/" + d.name();
                     assertThat(base).as(overlay + " patches " + key).contains(key);
                 }
             }
@@ -73,14 +80,18 @@ class KustomizeTest {
 
     @Test
     void imagesNamedInTheBaseAreTheOnesTheWorkloadsUse() throws Exception {
-        JsonNode k = Manifests.YAML.readTree(Manifests.BASE.resolve("kustomization.yaml").toFile());
+        JsonNode k = Manifests.YAML.readTree(
+                Manifests.BASE.resolve("kustomization.yaml").toFile());
         Set<String> named = new HashSet<>();
         k.path("images").forEach(i -> named.add(i.path("name").asText()));
-        Set<String> used = WorkloadsTest.containers().stream().map(c -> c.getValue().getImage())
+        Set<String> used = WorkloadsTest.containers().stream()
+                .map(c -> c.getValue().getImage())
                 .collect(Collectors.toSet());
         assertThat(used).isEqualTo(named).containsExactlyInAnyOrder("mcdhooks-bridge", "mcdhooks-hook-runner");
         for (String image : named) {
-            assertThat(ContainerfileTest.containerfile(image)).as(image + " is built by a Containerfile").exists();
+            assertThat(ContainerfileTest.containerfile(image))
+                    .as(image + " is built by a Containerfile")
+                    .exists();
         }
     }
 

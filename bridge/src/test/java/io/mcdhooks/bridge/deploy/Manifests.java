@@ -1,26 +1,8 @@
 package io.mcdhooks.bridge.deploy;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.stream.Stream;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.cfg.MapperConfig;
-import tools.jackson.databind.introspect.Annotated;
-import tools.jackson.databind.introspect.JacksonAnnotationIntrospector;
-import tools.jackson.databind.json.JsonMapper;
-
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -37,6 +19,21 @@ import io.strimzi.api.kafka.model.kafka.Kafka;
 import io.strimzi.api.kafka.model.nodepool.KafkaNodePool;
 import io.strimzi.api.kafka.model.topic.KafkaTopic;
 import io.strimzi.api.kafka.model.user.KafkaUser;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.cfg.MapperConfig;
+import tools.jackson.databind.introspect.Annotated;
+import tools.jackson.databind.introspect.JacksonAnnotationIntrospector;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The manifests under {@code deploy/}, read strictly: every document must parse into its typed
@@ -50,6 +47,7 @@ final class Manifests {
 
     /** deploy/, relative to the bridge module, where Surefire runs. */
     static final Path DEPLOY = Path.of("..", "deploy").toAbsolutePath().normalize();
+
     static final Path BASE = DEPLOY.resolve("base");
 
     /** kind (apiVersion group/version) → model. */
@@ -86,12 +84,12 @@ final class Manifests {
 
         @Override
         public String toString() {
-            return DEPLOY.relativize(file) + "#" + index + " " + tree.path("kind").asText() + " " + name();
+            return DEPLOY.relativize(file) + "#" + index + " "
+                    + tree.path("kind").asText() + " " + name();
         }
     }
 
-    private Manifests() {
-    }
+    private Manifests() {}
 
     static JsonMapper strictMapper() {
         return JsonMapper.builder()
@@ -120,7 +118,8 @@ final class Manifests {
             return files.filter(Files::isRegularFile)
                     .filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
                     .filter(p -> !p.getFileName().toString().equals("kustomization.yaml"))
-                    .sorted().toList();
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -128,7 +127,9 @@ final class Manifests {
 
     static List<Path> kustomizations() {
         try (Stream<Path> files = Files.walk(DEPLOY)) {
-            return files.filter(p -> p.getFileName().toString().equals("kustomization.yaml")).sorted().toList();
+            return files.filter(p -> p.getFileName().toString().equals("kustomization.yaml"))
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -166,7 +167,8 @@ final class Manifests {
         try {
             return strict(document.tree(), type);
         } catch (JacksonException e) {
-            throw new AssertionError(document + " does not parse as " + type.getSimpleName() + ": " + e.getMessage(), e);
+            throw new AssertionError(
+                    document + " does not parse as " + type.getSimpleName() + ": " + e.getMessage(), e);
         }
     }
 
@@ -180,12 +182,18 @@ final class Manifests {
 
     /** The base's objects of {@code type}. */
     static <T extends HasMetadata> List<T> ofType(Class<T> type) {
-        return base().stream().filter(d -> type.equals(MODELS.get(d.kindKey()))).map(d -> parse(d, type)).toList();
+        return base().stream()
+                .filter(d -> type.equals(MODELS.get(d.kindKey())))
+                .map(d -> parse(d, type))
+                .toList();
     }
 
     static <T extends HasMetadata> T one(Class<T> type, String name) {
-        Optional<T> found = ofType(type).stream().filter(o -> o.getMetadata().getName().equals(name)).findFirst();
-        return found.orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name + " in deploy/base"));
+        Optional<T> found = ofType(type).stream()
+                .filter(o -> o.getMetadata().getName().equals(name))
+                .findFirst();
+        return found.orElseThrow(
+                () -> new AssertionError("no " + type.getSimpleName() + " " + name + " in deploy/base"));
     }
 
     static String read(Path file) {

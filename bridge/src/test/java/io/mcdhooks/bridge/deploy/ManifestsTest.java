@@ -3,20 +3,17 @@ package io.mcdhooks.bridge.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.List;
-import java.util.Set;
-import java.util.stream.Stream;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import com.fasterxml.jackson.databind.JsonNode;
-
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.strimzi.api.kafka.model.user.KafkaUser;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every manifest parses into its typed model, with no field the model does not know. */
 class ManifestsTest {
@@ -46,16 +43,21 @@ class ManifestsTest {
         // namespaced object says where it goes, and cluster-scoped ones say nothing.
         HasMetadata object = Manifests.parse(document);
         if (object instanceof Namespaced) {
-            assertThat(object.getMetadata().getNamespace()).as(document.toString()).isIn("mcdhooks", "default");
+            assertThat(object.getMetadata().getNamespace())
+                    .as(document.toString())
+                    .isIn("mcdhooks", "default");
         } else {
-            assertThat(object.getMetadata().getNamespace()).as(document.toString()).isNull();
+            assertThat(object.getMetadata().getNamespace())
+                    .as(document.toString())
+                    .isNull();
         }
     }
 
     @Test
     void namesAreUniquePerKindAndNamespace() {
         List<String> keys = Manifests.base().stream()
-                .map(d -> d.kindKey() + "/" + d.tree().path("metadata").path("namespace").asText() + "/" + d.name())
+                .map(d -> d.kindKey() + "/"
+                        + d.tree().path("metadata").path("namespace").asText() + "/" + d.name())
                 .toList();
         assertThat(keys).doesNotHaveDuplicates();
     }
@@ -69,8 +71,7 @@ class ManifestsTest {
                 spec:
                   replicaz: 2
                 """);
-        assertThatThrownBy(() -> Manifests.strict(deployment, Deployment.class))
-                .hasMessageContaining("replicaz");
+        assertThatThrownBy(() -> Manifests.strict(deployment, Deployment.class)).hasMessageContaining("replicaz");
     }
 
     @Test
@@ -87,13 +88,13 @@ class ManifestsTest {
                         operations: [Read]
                         hots: "*"
                 """);
-        assertThatThrownBy(() -> Manifests.strict(user, KafkaUser.class))
-                .hasMessageContaining("hots");
+        assertThatThrownBy(() -> Manifests.strict(user, KafkaUser.class)).hasMessageContaining("hots");
     }
 
     @Test
     void everyKindInUseHasAModel() {
         Set<String> kinds = Manifests.MODELS.keySet();
-        assertThat(Manifests.all()).allSatisfy(d -> assertThat(kinds).as(d.toString()).contains(d.kindKey()));
+        assertThat(Manifests.all())
+                .allSatisfy(d -> assertThat(kinds).as(d.toString()).contains(d.kindKey()));
     }
 }

@@ -2,18 +2,9 @@ package io.mcdhooks.bridge.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.Field;
-import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
-
-import org.junit.jupiter.api.Test;
-
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -25,6 +16,15 @@ import io.mcdhooks.bridge.Leadership;
 import io.mcdhooks.bridge.gate.GateEvents;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.mco.McoApi;
+import java.lang.reflect.Field;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.assertj.core.groups.Tuple;
+import org.junit.jupiter.api.Test;
 
 /**
  * The bridge may do exactly what its code does: fabric8 informers list and watch; {@code edit}
@@ -39,28 +39,49 @@ class RbacTest {
 
     @Test
     void clusterRoleCoversExactlyWhatTheGatekeeperTouchesClusterWide() {
-        assertThat(rules(Manifests.one(ClusterRole.class, WorkloadsTest.BRIDGE).getRules())).containsExactlyInAnyOrder(
-                "/nodes/get", "/nodes/list", "/nodes/watch", "/nodes/update",
-                MCO + "/machineconfigpools/get", MCO + "/machineconfigpools/list", MCO + "/machineconfigpools/watch",
-                MCO + "/machineconfigpools/patch",
-                MCO + "/machineconfigs/get", MCO + "/machineconfigs/list", MCO + "/machineconfigs/watch",
-                MCO + "/machineconfignodes/get", MCO + "/machineconfignodes/list", MCO + "/machineconfignodes/watch",
-                HOOKS + "/updatehooks/get", HOOKS + "/updatehooks/list", HOOKS + "/updatehooks/watch",
-                HOOKS + "/updatehooks/status/patch");
+        assertThat(rules(Manifests.one(ClusterRole.class, WorkloadsTest.BRIDGE).getRules()))
+                .containsExactlyInAnyOrder(
+                        "/nodes/get",
+                        "/nodes/list",
+                        "/nodes/watch",
+                        "/nodes/update",
+                        MCO + "/machineconfigpools/get",
+                        MCO + "/machineconfigpools/list",
+                        MCO + "/machineconfigpools/watch",
+                        MCO + "/machineconfigpools/patch",
+                        MCO + "/machineconfigs/get",
+                        MCO + "/machineconfigs/list",
+                        MCO + "/machineconfigs/watch",
+                        MCO + "/machineconfignodes/get",
+                        MCO + "/machineconfignodes/list",
+                        MCO + "/machineconfignodes/watch",
+                        HOOKS + "/updatehooks/get",
+                        HOOKS + "/updatehooks/list",
+                        HOOKS + "/updatehooks/watch",
+                        HOOKS + "/updatehooks/status/patch");
     }
 
     @Test
     void roleCoversGateObjectsAndTheLeaseInItsOwnNamespace() {
         Role role = Manifests.one(Role.class, WorkloadsTest.BRIDGE);
-        assertThat(role.getMetadata().getNamespace()).isEqualTo(WorkloadsTest.bridge().getMetadata().getNamespace());
-        assertThat(rules(role.getRules())).containsExactlyInAnyOrder(
-                "/pods/create", "/pods/delete", "/pods/get", "/pods/list", "/pods/watch", "/secrets/get",
-                "policy/poddisruptionbudgets/create", "policy/poddisruptionbudgets/delete",
-                "policy/poddisruptionbudgets/get", "policy/poddisruptionbudgets/list",
-                "policy/poddisruptionbudgets/watch",
-                "coordination.k8s.io/leases/create",
-                "coordination.k8s.io/leases[" + Leadership.LEASE + "]/get",
-                "coordination.k8s.io/leases[" + Leadership.LEASE + "]/patch");
+        assertThat(role.getMetadata().getNamespace())
+                .isEqualTo(WorkloadsTest.bridge().getMetadata().getNamespace());
+        assertThat(rules(role.getRules()))
+                .containsExactlyInAnyOrder(
+                        "/pods/create",
+                        "/pods/delete",
+                        "/pods/get",
+                        "/pods/list",
+                        "/pods/watch",
+                        "/secrets/get",
+                        "policy/poddisruptionbudgets/create",
+                        "policy/poddisruptionbudgets/delete",
+                        "policy/poddisruptionbudgets/get",
+                        "policy/poddisruptionbudgets/list",
+                        "policy/poddisruptionbudgets/watch",
+                        "coordination.k8s.io/leases/create",
+                        "coordination.k8s.io/leases[" + Leadership.LEASE + "]/get",
+                        "coordination.k8s.io/leases[" + Leadership.LEASE + "]/patch");
     }
 
     @Test
@@ -69,7 +90,9 @@ class RbacTest {
         field.setAccessible(true);
         String namespace = (String) field.get(null);
         List<Role> roles = Manifests.ofType(Role.class).stream()
-                .filter(r -> r.getRules().stream().anyMatch(p -> p.getResources().contains("events"))).toList();
+                .filter(r ->
+                        r.getRules().stream().anyMatch(p -> p.getResources().contains("events")))
+                .toList();
         assertThat(roles).singleElement().satisfies(role -> {
             assertThat(role.getMetadata().getNamespace()).isEqualTo(namespace);
             assertThat(rules(role.getRules())).containsExactly("/events/create");
@@ -81,15 +104,21 @@ class RbacTest {
         ServiceAccount account = Manifests.one(ServiceAccount.class, WorkloadsTest.BRIDGE);
         for (ClusterRoleBinding b : Manifests.ofType(ClusterRoleBinding.class)) {
             assertRefersToExisting(b.getRoleRef(), null);
-            assertThat(b.getSubjects()).extracting(Subject::getName, Subject::getNamespace).containsExactly(
-                    org.assertj.core.groups.Tuple.tuple(account.getMetadata().getName(), account.getMetadata().getNamespace()));
+            assertThat(b.getSubjects())
+                    .extracting(Subject::getName, Subject::getNamespace)
+                    .containsExactly(Tuple.tuple(
+                            account.getMetadata().getName(),
+                            account.getMetadata().getNamespace()));
         }
         List<RoleBinding> bindings = Manifests.ofType(RoleBinding.class);
         assertThat(bindings).hasSize(2);
         for (RoleBinding b : bindings) {
             assertRefersToExisting(b.getRoleRef(), b.getMetadata().getNamespace());
-            assertThat(b.getSubjects()).extracting(Subject::getName, Subject::getNamespace).containsExactly(
-                    org.assertj.core.groups.Tuple.tuple(account.getMetadata().getName(), account.getMetadata().getNamespace()));
+            assertThat(b.getSubjects())
+                    .extracting(Subject::getName, Subject::getNamespace)
+                    .containsExactly(Tuple.tuple(
+                            account.getMetadata().getName(),
+                            account.getMetadata().getNamespace()));
         }
     }
 
@@ -98,8 +127,12 @@ class RbacTest {
         Path file = Manifests.DEPLOY.resolve("overlays/openshift/scc-hostnetwork.yaml");
         RoleBinding binding = Manifests.parse(Manifests.documents(file).get(0), RoleBinding.class);
         assertThat(binding.getRoleRef().getName()).isEqualTo("system:openshift:scc:hostnetwork-v2");
-        String account = Manifests.ofType(io.fabric8.kubernetes.api.model.apps.DaemonSet.class).get(0).getSpec()
-                .getTemplate().getSpec().getServiceAccountName();
+        String account = Manifests.ofType(DaemonSet.class)
+                .get(0)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getServiceAccountName();
         assertThat(binding.getSubjects()).extracting(Subject::getName).containsExactly(account);
     }
 
@@ -108,7 +141,8 @@ class RbacTest {
         // docs/operations.md, section "Permissions": | resource | API group | verbs | where | why |
         Set<String> documented = new TreeSet<>();
         boolean inSection = false;
-        for (String line : Manifests.read(Path.of("..", "docs", "operations.md")).lines().toList()) {
+        for (String line :
+                Manifests.read(Path.of("..", "docs", "operations.md")).lines().toList()) {
             if (line.startsWith("#")) {
                 inSection = line.matches("#+ Permissions.*");
                 continue;
@@ -135,7 +169,8 @@ class RbacTest {
         if (ref.getKind().equals("ClusterRole")) {
             Manifests.one(ClusterRole.class, ref.getName());
         } else {
-            assertThat(Manifests.one(Role.class, ref.getName()).getMetadata().getNamespace()).isEqualTo(namespace);
+            assertThat(Manifests.one(Role.class, ref.getName()).getMetadata().getNamespace())
+                    .isEqualTo(namespace);
         }
     }
 
@@ -145,7 +180,9 @@ class RbacTest {
         for (PolicyRule rule : rules) {
             for (String group : rule.getApiGroups()) {
                 for (String resource : rule.getResources()) {
-                    String names = rule.getResourceNames() == null || rule.getResourceNames().isEmpty() ? ""
+                    String names = rule.getResourceNames() == null
+                                    || rule.getResourceNames().isEmpty()
+                            ? ""
                             : rule.getResourceNames().stream().collect(Collectors.joining(",", "[", "]"));
                     for (String verb : rule.getVerbs()) {
                         out.add(group + "/" + resource + names + "/" + verb);

@@ -2,25 +2,6 @@ package io.mcdhooks.bridge.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
-import java.util.AbstractMap;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.junit.jupiter.api.Test;
-
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -39,21 +20,41 @@ import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
 import io.mcdhooks.schemas.kafka.Topics;
+import java.nio.file.Path;
+import java.util.AbstractMap;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.assertj.core.groups.Tuple;
+import org.junit.jupiter.api.Test;
 
 /** The bridge Deployment and the hook runners set only variables the code reads, with values it accepts. */
 class WorkloadsTest {
 
     static final String BRIDGE = "mcdhooks-bridge";
     private static final Path BRIDGE_SOURCES = Path.of("src", "main", "java", "io", "mcdhooks", "bridge");
-    private static final Path RUNNER_CONFIG = Path.of("..", "hook-runner", "src", "main", "java", "io", "mcdhooks",
-            "hooks", "runner", "HookRunnerConfig.java");
+    private static final Path RUNNER_CONFIG = Path.of(
+            "..", "hook-runner", "src", "main", "java", "io", "mcdhooks", "hooks", "runner", "HookRunnerConfig.java");
 
     @Test
     void theBridgeSetsOnlyVariablesTheBridgeReads() {
         Set<String> known = literals(BRIDGE_SOURCES.resolve("BridgeConfig.java"), BRIDGE_SOURCES.resolve("Main.java"));
         assertThat(known).contains("MCDHOOKS_CLUSTER", "MCDHOOKS_NAMESPACE", "MCDHOOKS_LEADER_ELECTION");
         for (String name : env(bridge().getSpec().getTemplate().getSpec()).keySet()) {
-            assertThat(known.contains(name) || isKafkaClientSetting(name)).as(name + " is read by the bridge").isTrue();
+            assertThat(known.contains(name) || isKafkaClientSetting(name))
+                    .as(name + " is read by the bridge")
+                    .isTrue();
         }
     }
 
@@ -65,7 +66,8 @@ class WorkloadsTest {
             if (!workload.equals("Deployment/" + BRIDGE)) {
                 for (String name : env(spec).keySet()) {
                     assertThat(known.contains(name) || isKafkaClientSetting(name))
-                            .as(workload + ": " + name + " is read by the hook runner").isTrue();
+                            .as(workload + ": " + name + " is read by the hook runner")
+                            .isTrue();
                 }
             }
         });
@@ -75,25 +77,41 @@ class WorkloadsTest {
     void theBridgeAcceptsItsDeploymentAndAgreesWithItOnNamespaceTopicsAndLease() {
         Deployment deployment = bridge();
         String namespace = deployment.getMetadata().getNamespace();
-        BridgeConfig config = BridgeConfig.fromEnvironment(resolved(deployment.getSpec().getTemplate().getSpec(), namespace));
-        BridgeConfig defaults = BridgeConfig.fromEnvironment(Map.of("MCDHOOKS_CLUSTER", "c", "KAFKA_BOOTSTRAP_SERVERS", "k:9093"));
+        BridgeConfig config = BridgeConfig.fromEnvironment(
+                resolved(deployment.getSpec().getTemplate().getSpec(), namespace));
+        BridgeConfig defaults =
+                BridgeConfig.fromEnvironment(Map.of("MCDHOOKS_CLUSTER", "c", "KAFKA_BOOTSTRAP_SERVERS", "k:9093"));
 
         assertThat(config.namespace()).isEqualTo(namespace).isEqualTo(defaults.namespace());
-        assertThat(List.of(config.lifecycleTopic(), config.gateRequestsTopic(), config.verdictsTopic(),
-                config.decisionsTopic(), config.deadLetterTopic()))
-                .containsExactly(Topics.LIFECYCLE, Topics.GATE_REQUESTS, Topics.VERDICTS, Topics.GATE_DECISIONS,
+        assertThat(List.of(
+                        config.lifecycleTopic(),
+                        config.gateRequestsTopic(),
+                        config.verdictsTopic(),
+                        config.decisionsTopic(),
+                        config.deadLetterTopic()))
+                .containsExactly(
+                        Topics.LIFECYCLE,
+                        Topics.GATE_REQUESTS,
+                        Topics.VERDICTS,
+                        Topics.GATE_DECISIONS,
                         Topics.DEAD_LETTER);
         assertThat(config.gatekeeper()).isTrue();
         assertThat(config.createTopics()).as("topics come from KafkaTopics").isFalse();
         assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
         assertThat(env(deployment.getSpec().getTemplate().getSpec()).getOrDefault("MCDHOOKS_LEADER_ELECTION", "true"))
                 .isEqualTo("true");
-        assertThat(deployment.getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo(BRIDGE);
+        assertThat(deployment.getSpec().getTemplate().getSpec().getServiceAccountName())
+                .isEqualTo(BRIDGE);
 
         Role role = Manifests.one(Role.class, BRIDGE);
         assertThat(role.getMetadata().getNamespace()).isEqualTo(namespace);
-        assertThat(role.getRules()).filteredOn(r -> r.getResources().contains("leases") && !r.getResourceNames().isEmpty())
-                .singleElement().extracting(PolicyRule::getResourceNames).asList().containsExactly(Leadership.LEASE);
+        assertThat(role.getRules())
+                .filteredOn(r -> r.getResources().contains("leases")
+                        && !r.getResourceNames().isEmpty())
+                .singleElement()
+                .extracting(PolicyRule::getResourceNames)
+                .asList()
+                .containsExactly(Leadership.LEASE);
     }
 
     @Test
@@ -110,9 +128,11 @@ class WorkloadsTest {
             UpdateHook hook = hooks.get(name);
             assertThat(hook).as(workload + " hosts an UpdateHook named " + name).isNotNull();
             Set<String> stages = hook.getSpec().getStages().stream()
-                    .map(s -> s.name().toLowerCase().replace('_', '-')).collect(Collectors.toSet());
+                    .map(s -> s.name().toLowerCase().replace('_', '-'))
+                    .collect(Collectors.toSet());
             assertThat(list(env.get("MCDHOOKS_STAGES"))).as(workload).isEqualTo(stages);
-            assertThat(list(env.get("MCDHOOKS_POOL_SELECTOR"))).as(workload)
+            assertThat(list(env.get("MCDHOOKS_POOL_SELECTOR")))
+                    .as(workload)
                     .isEqualTo(new HashSet<>(hook.getSpec().getPools()));
         });
     }
@@ -123,60 +143,82 @@ class WorkloadsTest {
         assertThat(daemonSets).isNotEmpty();
         for (DaemonSet ds : daemonSets) {
             PodSpec spec = ds.getSpec().getTemplate().getSpec();
-            EnvVar node = container(spec).getEnv().stream().filter(e -> e.getName().equals("MCDHOOKS_NODE_NAME"))
-                    .findFirst().orElseThrow();
+            EnvVar node = container(spec).getEnv().stream()
+                    .filter(e -> e.getName().equals("MCDHOOKS_NODE_NAME"))
+                    .findFirst()
+                    .orElseThrow();
             assertThat(node.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("spec.nodeName");
-            assertThat(spec.getTolerations()).extracting(Toleration::getKey, Toleration::getEffect)
-                    .contains(org.assertj.core.groups.Tuple.tuple(LeverPlan.POST_UPDATE_TAINT, "NoSchedule"),
-                            org.assertj.core.groups.Tuple.tuple("node.kubernetes.io/unschedulable", "NoSchedule"));
+            assertThat(spec.getTolerations())
+                    .extracting(Toleration::getKey, Toleration::getEffect)
+                    .contains(
+                            Tuple.tuple(LeverPlan.POST_UPDATE_TAINT, "NoSchedule"),
+                            Tuple.tuple("node.kubernetes.io/unschedulable", "NoSchedule"));
             if (Boolean.TRUE.equals(spec.getHostNetwork())) {
-                assertThat(spec.getDnsPolicy()).as("the Kafka's service name must resolve").isEqualTo("ClusterFirstWithHostNet");
+                assertThat(spec.getDnsPolicy())
+                        .as("the Kafka's service name must resolve")
+                        .isEqualTo("ClusterFirstWithHostNet");
             }
         }
     }
 
     @Test
     void podsRunNonRootWithoutServiceLinksAndMountWhatTheirSettingsName() {
-        Set<String> configMaps = Manifests.ofType(ConfigMap.class).stream().map(c -> c.getMetadata().getName())
+        Set<String> configMaps = Manifests.ofType(ConfigMap.class).stream()
+                .map(c -> c.getMetadata().getName())
                 .collect(Collectors.toSet());
         String caSecret = KafkaResourcesTest.kafka().getMetadata().getName() + "-cluster-ca-cert";
         podSpecs().forEach((workload, spec) -> {
-            assertThat(spec.getEnableServiceLinks()).as(workload + ": Service links would add KAFKA_* settings")
+            assertThat(spec.getEnableServiceLinks())
+                    .as(workload + ": Service links would add KAFKA_* settings")
                     .isFalse();
             assertThat(spec.getSecurityContext().getRunAsNonRoot()).as(workload).isTrue();
             Container c = container(spec);
-            assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).as(workload).isFalse();
-            assertThat(c.getSecurityContext().getCapabilities().getDrop()).as(workload).containsExactly("ALL");
-            assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).as(workload).isTrue();
-            assertThat(c.getVolumeMounts()).extracting(VolumeMount::getMountPath).as(workload).contains("/tmp");
+            assertThat(c.getSecurityContext().getAllowPrivilegeEscalation())
+                    .as(workload)
+                    .isFalse();
+            assertThat(c.getSecurityContext().getCapabilities().getDrop())
+                    .as(workload)
+                    .containsExactly("ALL");
+            assertThat(c.getSecurityContext().getReadOnlyRootFilesystem())
+                    .as(workload)
+                    .isTrue();
+            assertThat(c.getVolumeMounts())
+                    .extracting(VolumeMount::getMountPath)
+                    .as(workload)
+                    .contains("/tmp");
             Map<String, Volume> volumes = spec.getVolumes().stream().collect(Collectors.toMap(Volume::getName, v -> v));
             for (Volume v : spec.getVolumes()) {
                 if (v.getSecret() != null) {
                     assertThat(v.getSecret().getSecretName()).as(workload).isIn(caSecret, secretOf(spec));
                 }
                 if (v.getConfigMap() != null) {
-                    assertThat(configMaps).as(workload).contains(v.getConfigMap().getName());
+                    assertThat(configMaps)
+                            .as(workload)
+                            .contains(v.getConfigMap().getName());
                 }
             }
             // Every file a setting names lies in a mounted volume that holds it.
             Map<String, String> env = env(spec);
-            for (String setting : List.of("KAFKA_SSL_TRUSTSTORE_LOCATION", "KAFKA_SSL_KEYSTORE_LOCATION",
-                    "MCDHOOKS_KMOD_CATALOG")) {
+            for (String setting :
+                    List.of("KAFKA_SSL_TRUSTSTORE_LOCATION", "KAFKA_SSL_KEYSTORE_LOCATION", "MCDHOOKS_KMOD_CATALOG")) {
                 String file = env.get(setting);
                 if (file == null) {
                     continue;
                 }
                 Path path = Path.of(file);
                 VolumeMount mount = c.getVolumeMounts().stream()
-                        .filter(m -> Path.of(m.getMountPath()).equals(path.getParent())).findFirst()
+                        .filter(m -> Path.of(m.getMountPath()).equals(path.getParent()))
+                        .findFirst()
                         .orElseThrow(() -> new AssertionError(workload + ": nothing mounted at " + path.getParent()));
                 Volume volume = volumes.get(mount.getName());
                 String key = path.getFileName().toString();
                 if (volume.getSecret() != null) {
-                    assertThat(volume.getSecret().getItems()).as(workload + " " + setting)
+                    assertThat(volume.getSecret().getItems())
+                            .as(workload + " " + setting)
                             .anyMatch(i -> i.getPath().equals(key));
                 } else {
-                    ConfigMap map = Manifests.one(ConfigMap.class, volume.getConfigMap().getName());
+                    ConfigMap map =
+                            Manifests.one(ConfigMap.class, volume.getConfigMap().getName());
                     assertThat(map.getData()).as(workload + " " + setting).containsKey(key);
                 }
             }
@@ -189,7 +231,9 @@ class WorkloadsTest {
             if (env(spec).containsKey("MCDHOOKS_HOOK_NAME")) {
                 assertThat(spec.getAutomountServiceAccountToken()).as(workload).isFalse();
                 ServiceAccount account = Manifests.one(ServiceAccount.class, spec.getServiceAccountName());
-                assertThat(account.getAutomountServiceAccountToken()).as(workload).isFalse();
+                assertThat(account.getAutomountServiceAccountToken())
+                        .as(workload)
+                        .isFalse();
             }
         });
     }
@@ -197,8 +241,8 @@ class WorkloadsTest {
     @Test
     void theOperationsGuideDocumentsEveryVariableTheCodeReads() {
         String guide = Manifests.read(Path.of("..", "docs", "operations.md"));
-        Set<String> variables = new TreeSet<>(literals(BRIDGE_SOURCES.resolve("BridgeConfig.java"),
-                BRIDGE_SOURCES.resolve("Main.java")));
+        Set<String> variables = new TreeSet<>(
+                literals(BRIDGE_SOURCES.resolve("BridgeConfig.java"), BRIDGE_SOURCES.resolve("Main.java")));
         variables.addAll(runnerVariables());
         variables.add(KafkaSettings.PROPERTIES_FILE_VARIABLE);
         assertThat(variables).allSatisfy(v -> assertThat(guide).as(v).contains("`" + v + "`"));
@@ -213,16 +257,21 @@ class WorkloadsTest {
     /** "Kind/name" → pod spec of every Deployment and DaemonSet in the base. */
     static Map<String, PodSpec> podSpecs() {
         Map<String, PodSpec> specs = new LinkedHashMap<>();
-        Manifests.ofType(Deployment.class).forEach(d -> specs.put("Deployment/" + d.getMetadata().getName(),
-                d.getSpec().getTemplate().getSpec()));
-        Manifests.ofType(DaemonSet.class).forEach(d -> specs.put("DaemonSet/" + d.getMetadata().getName(),
-                d.getSpec().getTemplate().getSpec()));
+        Manifests.ofType(Deployment.class)
+                .forEach(d -> specs.put(
+                        "Deployment/" + d.getMetadata().getName(),
+                        d.getSpec().getTemplate().getSpec()));
+        Manifests.ofType(DaemonSet.class)
+                .forEach(d -> specs.put(
+                        "DaemonSet/" + d.getMetadata().getName(),
+                        d.getSpec().getTemplate().getSpec()));
         return specs;
     }
 
     static List<Map.Entry<String, Container>> containers() {
         return podSpecs().entrySet().stream()
-                .map(e -> (Map.Entry<String, Container>) new AbstractMap.SimpleEntry<>(e.getKey(), container(e.getValue())))
+                .map(e -> (Map.Entry<String, Container>)
+                        new AbstractMap.SimpleEntry<>(e.getKey(), container(e.getValue())))
                 .toList();
     }
 
@@ -242,7 +291,10 @@ class WorkloadsTest {
     }
 
     static String value(Container container, String name) {
-        return container.getEnv().stream().filter(e -> e.getName().equals(name)).map(EnvVar::getValue).findFirst()
+        return container.getEnv().stream()
+                .filter(e -> e.getName().equals(name))
+                .map(EnvVar::getValue)
+                .findFirst()
                 .orElse(null);
     }
 
@@ -255,7 +307,9 @@ class WorkloadsTest {
                 value = switch (v.getValueFrom().getFieldRef().getFieldPath()) {
                     case "metadata.namespace" -> namespace;
                     case "spec.nodeName" -> "worker-0";
-                    default -> throw new AssertionError("unexpected field reference " + v.getValueFrom().getFieldRef());
+                    default ->
+                        throw new AssertionError(
+                                "unexpected field reference " + v.getValueFrom().getFieldRef());
                 };
             } else if (v.getValueFrom() != null) {
                 value = "from-a-secret";
@@ -267,18 +321,27 @@ class WorkloadsTest {
 
     /** The KafkaUser Secret whose password the workload uses. */
     static String secretOf(PodSpec spec) {
-        return container(spec).getEnv().stream().filter(e -> e.getName().equals("KAFKA_SSL_KEYSTORE_PASSWORD"))
-                .findFirst().orElseThrow().getValueFrom().getSecretKeyRef().getName();
+        return container(spec).getEnv().stream()
+                .filter(e -> e.getName().equals("KAFKA_SSL_KEYSTORE_PASSWORD"))
+                .findFirst()
+                .orElseThrow()
+                .getValueFrom()
+                .getSecretKeyRef()
+                .getName();
     }
 
     static Set<String> hookNames() {
-        return podSpecs().values().stream().map(s -> env(s).get("MCDHOOKS_HOOK_NAME")).filter(n -> n != null)
+        return podSpecs().values().stream()
+                .map(s -> env(s).get("MCDHOOKS_HOOK_NAME"))
+                .filter(n -> n != null)
                 .collect(Collectors.toSet());
     }
 
     static boolean isNodeLocal(String hook) {
-        return podSpecs().values().stream().map(WorkloadsTest::env)
-                .filter(e -> hook.equals(e.get("MCDHOOKS_HOOK_NAME"))).anyMatch(e -> e.containsKey("MCDHOOKS_NODE_NAME"));
+        return podSpecs().values().stream()
+                .map(WorkloadsTest::env)
+                .filter(e -> hook.equals(e.get("MCDHOOKS_HOOK_NAME")))
+                .anyMatch(e -> e.containsKey("MCDHOOKS_NODE_NAME"));
     }
 
     /** A KAFKA_* variable that KafkaSettings turns into a setting some Kafka client knows. */
@@ -292,7 +355,8 @@ class WorkloadsTest {
         Set<String> known = new HashSet<>(ProducerConfig.configNames());
         known.addAll(ConsumerConfig.configNames());
         known.addAll(AdminClientConfig.configNames());
-        return known.containsAll(KafkaSettings.fromEnvironment(Map.of(name, "x")).asMap().keySet());
+        return known.containsAll(
+                KafkaSettings.fromEnvironment(Map.of(name, "x")).asMap().keySet());
     }
 
     /** The MCDHOOKS_* names the hook runner's configuration reads, from its source. */
@@ -321,6 +385,8 @@ class WorkloadsTest {
     }
 
     private static Set<String> list(String value) {
-        return value == null ? Set.of() : Arrays.stream(value.split(",")).map(String::trim).collect(Collectors.toSet());
+        return value == null
+                ? Set.of()
+                : Arrays.stream(value.split(",")).map(String::trim).collect(Collectors.toSet());
     }
 }

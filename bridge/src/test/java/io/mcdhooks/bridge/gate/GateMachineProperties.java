@@ -3,6 +3,13 @@ package io.mcdhooks.bridge.gate;
 import static io.mcdhooks.bridge.gate.Gates.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateDecision.FailurePolicy;
+import io.mcdhooks.schemas.GateDecision.Mode;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Outcome;
+import io.mcdhooks.schemas.Stage;
+import io.mcdhooks.schemas.Verdict;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,14 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-
-import io.mcdhooks.schemas.GateDecision;
-import io.mcdhooks.schemas.GateDecision.FailurePolicy;
-import io.mcdhooks.schemas.GateDecision.Mode;
-import io.mcdhooks.schemas.GateRequest;
-import io.mcdhooks.schemas.Outcome;
-import io.mcdhooks.schemas.Stage;
-import io.mcdhooks.schemas.Verdict;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -38,13 +37,13 @@ class GateMachineProperties {
     private static final GateRequest REQUEST = Gates.request(Stage.POST_UPDATE, 3);
 
     /** A hook's verdict in a sequence: which hook, and what it says. */
-    record Say(int hook, Outcome outcome) {
-    }
+    record Say(int hook, Outcome outcome) {}
 
     @Property(tries = 500)
-    void noiseAndRestartsChangeNoDecision(@ForAll("hookModes") List<Mode> modes,
-                                          @ForAll @Size(max = 12) List<@net.jqwik.api.From("says") Say> says,
-                                          @ForAll long seed) {
+    void noiseAndRestartsChangeNoDecision(
+            @ForAll("hookModes") List<Mode> modes,
+            @ForAll @Size(max = 12) List<@net.jqwik.api.From("says") Say> says,
+            @ForAll long seed) {
         List<HookSpec> hooks = hooks(modes);
         List<Verdict> meaningful = verdicts(says, modes.size());
 
@@ -55,9 +54,8 @@ class GateMachineProperties {
     }
 
     @Property(tries = 300)
-    void whenEachHookAnswersOnceTheOrderDoesNotMatter(@ForAll("hookModes") List<Mode> modes,
-                                                      @ForAll("finalOutcomes") List<Outcome> outcomes,
-                                                      @ForAll long seed) {
+    void whenEachHookAnswersOnceTheOrderDoesNotMatter(
+            @ForAll("hookModes") List<Mode> modes, @ForAll("finalOutcomes") List<Outcome> outcomes, @ForAll long seed) {
         List<HookSpec> hooks = hooks(modes);
         List<Verdict> answers = new ArrayList<>();
         for (int i = 0; i < modes.size(); i++) {
@@ -81,9 +79,10 @@ class GateMachineProperties {
     }
 
     @Property(tries = 500)
-    void neverReleasedUnlessEveryEnforcingHooksLatestVerdictIsPass(@ForAll("hookModes") List<Mode> modes,
-                                                                    @ForAll @Size(max = 15) List<@net.jqwik.api.From("says") Say> says,
-                                                                    @ForAll @IntRange(min = 0, max = 5) int minutesPerStep) {
+    void neverReleasedUnlessEveryEnforcingHooksLatestVerdictIsPass(
+            @ForAll("hookModes") List<Mode> modes,
+            @ForAll @Size(max = 15) List<@net.jqwik.api.From("says") Say> says,
+            @ForAll @IntRange(min = 0, max = 5) int minutesPerStep) {
         List<HookSpec> hooks = hooks(modes);
         Gate gate = GateMachine.open(REQUEST, hooks, T0).gate();
         Instant now = T0;
@@ -106,18 +105,26 @@ class GateMachineProperties {
 
     @Provide
     Arbitrary<List<Mode>> hookModes() {
-        return Arbitraries.of(Mode.Enforcing, Mode.Enforcing, Mode.Advisory).list().ofMinSize(1).ofMaxSize(4);
+        return Arbitraries.of(Mode.Enforcing, Mode.Enforcing, Mode.Advisory)
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(4);
     }
 
     @Provide
     Arbitrary<Say> says() {
-        return Combinators.combine(Arbitraries.integers().between(0, 5),
-                Arbitraries.of(Outcome.PASS, Outcome.FAIL, Outcome.PENDING)).as(Say::new);
+        return Combinators.combine(
+                        Arbitraries.integers().between(0, 5),
+                        Arbitraries.of(Outcome.PASS, Outcome.FAIL, Outcome.PENDING))
+                .as(Say::new);
     }
 
     @Provide
     Arbitrary<List<Outcome>> finalOutcomes() {
-        return Arbitraries.of(Outcome.PASS, Outcome.PASS, Outcome.FAIL).list().ofMinSize(1).ofMaxSize(4);
+        return Arbitraries.of(Outcome.PASS, Outcome.PASS, Outcome.FAIL)
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(4);
     }
 
     /** Runs the verdicts; with noise, adds duplicates, stale and foreign verdicts and restarts between them. */
@@ -146,17 +153,54 @@ class GateMachineProperties {
             switch (random.nextInt(5)) {
                 case 0 -> {
                     if (!seen.isEmpty()) {
-                        gate = GateMachine.onVerdict(gate, seen.get(random.nextInt(seen.size())), now).gate();
+                        gate = GateMachine.onVerdict(gate, seen.get(random.nextInt(seen.size())), now)
+                                .gate();
                     }
                 }
-                case 1 -> gate = GateMachine.onVerdict(gate, new Verdict("c1", REQUEST.gateId(), REQUEST.attempt() - 1,
-                        "h0", REQUEST.stage(), "worker", "worker-0", REQUEST.targetConfig(), Outcome.PASS, "Old",
-                        null, null, now), now).gate();
-                case 2 -> gate = GateMachine.onVerdict(gate, new Verdict("c1", REQUEST.gateId(), REQUEST.attempt(),
-                        "h0", REQUEST.stage(), "worker", "worker-0", "rendered-worker-0000", Outcome.PASS, "Other",
-                        null, null, now), now).gate();
-                case 3 -> gate = GateMachine.onVerdict(gate, Gates.verdict(REQUEST, "stranger", Outcome.PASS, now), now).gate();
-                default -> gate = GateMachine.replay(GateMachine.restore(REQUEST, gate.last()), seen, now).gate();
+                case 1 ->
+                    gate = GateMachine.onVerdict(
+                                    gate,
+                                    new Verdict(
+                                            "c1",
+                                            REQUEST.gateId(),
+                                            REQUEST.attempt() - 1,
+                                            "h0",
+                                            REQUEST.stage(),
+                                            "worker",
+                                            "worker-0",
+                                            REQUEST.targetConfig(),
+                                            Outcome.PASS,
+                                            "Old",
+                                            null,
+                                            null,
+                                            now),
+                                    now)
+                            .gate();
+                case 2 ->
+                    gate = GateMachine.onVerdict(
+                                    gate,
+                                    new Verdict(
+                                            "c1",
+                                            REQUEST.gateId(),
+                                            REQUEST.attempt(),
+                                            "h0",
+                                            REQUEST.stage(),
+                                            "worker",
+                                            "worker-0",
+                                            "rendered-worker-0000",
+                                            Outcome.PASS,
+                                            "Other",
+                                            null,
+                                            null,
+                                            now),
+                                    now)
+                            .gate();
+                case 3 ->
+                    gate = GateMachine.onVerdict(gate, Gates.verdict(REQUEST, "stranger", Outcome.PASS, now), now)
+                            .gate();
+                default ->
+                    gate = GateMachine.replay(GateMachine.restore(REQUEST, gate.last()), seen, now)
+                            .gate();
             }
         }
         return gate;
@@ -174,8 +218,17 @@ class GateMachineProperties {
     private static List<HookSpec> hooks(List<Mode> modes) {
         List<HookSpec> hooks = new ArrayList<>();
         for (int i = 0; i < modes.size(); i++) {
-            hooks.add(new HookSpec("h" + i, Set.of(Stage.POST_UPDATE), Set.of(), Map.of(), Duration.ofHours(1),
-                    Duration.ofHours(1), FailurePolicy.Fail, modes.get(i), HookSpec.PostUpdateFailure.Hold, false));
+            hooks.add(new HookSpec(
+                    "h" + i,
+                    Set.of(Stage.POST_UPDATE),
+                    Set.of(),
+                    Map.of(),
+                    Duration.ofHours(1),
+                    Duration.ofHours(1),
+                    FailurePolicy.Fail,
+                    modes.get(i),
+                    HookSpec.PostUpdateFailure.Hold,
+                    false));
         }
         return hooks;
     }
@@ -191,7 +244,19 @@ class GateMachineProperties {
     }
 
     private static Verdict withTime(Verdict v, Instant at) {
-        return new Verdict(v.cluster(), v.gateId(), v.attempt(), v.hook(), v.stage(), v.pool(), v.node(),
-                v.targetConfig(), v.outcome(), v.reason(), v.message(), v.retryAfterSeconds(), at);
+        return new Verdict(
+                v.cluster(),
+                v.gateId(),
+                v.attempt(),
+                v.hook(),
+                v.stage(),
+                v.pool(),
+                v.node(),
+                v.targetConfig(),
+                v.outcome(),
+                v.reason(),
+                v.message(),
+                v.retryAfterSeconds(),
+                at);
     }
 }

@@ -3,15 +3,6 @@ package io.mcdhooks.bridge.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -21,6 +12,13 @@ import io.mcdhooks.bridge.hooks.UpdateHookStatus;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /** The service's reaction to UpdateHooks on the in-memory API server: what makes it plan every node again. */
 class GatekeeperServiceIT {
@@ -38,7 +36,12 @@ class GatekeeperServiceIT {
         client = cluster.client();
         vertx = Vertx.vertx();
         for (int i = 0; i < 100; i++) {
-            nodes.add(new NodeBuilder().withNewMetadata().withName("worker-" + i).endMetadata().withNewSpec().endSpec()
+            nodes.add(new NodeBuilder()
+                    .withNewMetadata()
+                    .withName("worker-" + i)
+                    .endMetadata()
+                    .withNewSpec()
+                    .endSpec()
                     .build());
         }
     }

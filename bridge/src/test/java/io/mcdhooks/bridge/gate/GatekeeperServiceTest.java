@@ -2,16 +2,6 @@ package io.mcdhooks.bridge.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -21,6 +11,14 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /** How often the service plans a pool's pause, which scans every node of the pool. */
 class GatekeeperServiceTest {
@@ -36,11 +34,19 @@ class GatekeeperServiceTest {
     void setUp() {
         vertx = Vertx.vertx();
         // Never reached: with no hooks registered the plan wants no lever pulled.
-        client = new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:9")
-                .build()).build();
+        client = new KubernetesClientBuilder()
+                .withConfig(
+                        new ConfigBuilder().withMasterUrl("https://127.0.0.1:9").build())
+                .build();
         for (int i = 0; i < NODES; i++) {
-            nodes.add(new NodeBuilder().withNewMetadata().withName("worker-" + i)
-                    .addToLabels("node-role.kubernetes.io/worker", "").endMetadata().withNewSpec().endSpec().build());
+            nodes.add(new NodeBuilder()
+                    .withNewMetadata()
+                    .withName("worker-" + i)
+                    .addToLabels("node-role.kubernetes.io/worker", "")
+                    .endMetadata()
+                    .withNewSpec()
+                    .endSpec()
+                    .build());
         }
     }
 
@@ -102,11 +108,21 @@ class GatekeeperServiceTest {
 
     private static GenericKubernetesResource pool(String target, String current, int updated) {
         return new GenericKubernetesResourceBuilder()
-                .withApiVersion("machineconfiguration.openshift.io/v1").withKind("MachineConfigPool")
-                .withNewMetadata().withName("worker").endMetadata()
+                .withApiVersion("machineconfiguration.openshift.io/v1")
+                .withKind("MachineConfigPool")
+                .withNewMetadata()
+                .withName("worker")
+                .endMetadata()
                 .addToAdditionalProperties("spec", Map.of("paused", false, "configuration", Map.of("name", target)))
-                .addToAdditionalProperties("status", Map.of("configuration", Map.of("name", current),
-                        "updatedMachineCount", updated, "machineCount", NODES))
+                .addToAdditionalProperties(
+                        "status",
+                        Map.of(
+                                "configuration",
+                                Map.of("name", current),
+                                "updatedMachineCount",
+                                updated,
+                                "machineCount",
+                                NODES))
                 .build();
     }
 
@@ -119,9 +135,13 @@ class GatekeeperServiceTest {
 
     private GatekeeperService service(Context context) {
         GenericKubernetesResource pool = new GenericKubernetesResourceBuilder()
-                .withApiVersion("machineconfiguration.openshift.io/v1").withKind("MachineConfigPool")
-                .withNewMetadata().withName("worker").endMetadata()
-                .addToAdditionalProperties("spec", Map.of("paused", false)).build();
+                .withApiVersion("machineconfiguration.openshift.io/v1")
+                .withKind("MachineConfigPool")
+                .withNewMetadata()
+                .withName("worker")
+                .endMetadata()
+                .addToAdditionalProperties("spec", Map.of("paused", false))
+                .build();
         cluster = new ListedCluster(nodes, pool);
         return cluster.service(vertx, context, client);
     }

@@ -3,19 +3,17 @@ package io.mcdhooks.bridge.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /** One write per object at a time, and what becomes of a write asked for meanwhile. */
 class LeverActuatorIT {
@@ -37,8 +35,15 @@ class LeverActuatorIT {
         vertx = Vertx.vertx();
         context = vertx.getOrCreateContext();
         levers = new LeverActuator(vertx, client, "mcdhooks", "pause");
-        node = client.nodes().resource(new NodeBuilder().withNewMetadata().withName("worker-0").endMetadata()
-                .withNewSpec().endSpec().build()).create();
+        node = client.nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName("worker-0")
+                        .endMetadata()
+                        .withNewSpec()
+                        .endSpec()
+                        .build())
+                .create();
     }
 
     @AfterEach
@@ -72,7 +77,7 @@ class LeverActuatorIT {
 
     private boolean tainted() {
         Node now = client.nodes().withName("worker-0").get();
-        return now.getSpec().getTaints() != null && now.getSpec().getTaints().stream()
-                .anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
+        return now.getSpec().getTaints() != null
+                && now.getSpec().getTaints().stream().anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
     }
 }

@@ -2,17 +2,15 @@ package io.mcdhooks.bridge.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
-
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.Stage;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** The levers for post-update hooks: the pool pause during a rollout, the cordon through the MCD's last steps. */
 class LeverPlanTest {
@@ -25,36 +23,40 @@ class LeverPlanTest {
     @Test
     void keepsThePoolPausedWhileAnAssignedNodeHasNotHadItsPostUpdateGateReleased() {
         // worker-0 has been assigned the target and updates; its post-update gate is not open yet
-        assertThat(paused(node("worker-0", OLD, NEW, "Working"), node("worker-1", OLD, OLD, "Done"))).isTrue();
+        assertThat(paused(node("worker-0", OLD, NEW, "Working"), node("worker-1", OLD, OLD, "Done")))
+                .isTrue();
 
         // worker-0 is done and uncordoned by the MCD, its gate still waits: the MCC must not move on
         gates.put(postGate("worker-0"), gate(false));
-        assertThat(paused(node("worker-0", NEW, NEW, "Done"), node("worker-1", OLD, OLD, "Done"))).isTrue();
+        assertThat(paused(node("worker-0", NEW, NEW, "Done"), node("worker-1", OLD, OLD, "Done")))
+                .isTrue();
     }
 
     @Test
     void hasNoSayOnceTheAssignedNodesAreReleased() {
         gates.put(postGate("worker-0"), gate(true));
-        assertThat(paused(node("worker-0", NEW, NEW, "Done"), node("worker-1", OLD, OLD, "Done"))).isNull();
+        assertThat(paused(node("worker-0", NEW, NEW, "Done"), node("worker-1", OLD, OLD, "Done")))
+                .isNull();
     }
 
     @Test
     void keepsThePoolPausedForANodeThatFinishedWhileNoGatekeeperRan() {
         // its post-update gate is yet to be requested (late) by the restarted bridge
-        assertThat(paused(node("worker-0", NEW, NEW, "Done"), node("worker-1", OLD, OLD, "Done"))).isTrue();
+        assertThat(paused(node("worker-0", NEW, NEW, "Done"), node("worker-1", OLD, OLD, "Done")))
+                .isTrue();
     }
 
     @Test
     void keepsTheTaintAndCordonOfANodeThatFinishedWhileNoGatekeeperRan() {
         // Done on the target, uncordoned by the MCD, its late post-update gate not requested yet
-        LeverPlan.NodeLevers levers = LeverPlan.node("c1", pool(OLD), node("worker-0", NEW, NEW, "Done"), POST_ONLY,
-                gates::get);
+        LeverPlan.NodeLevers levers =
+                LeverPlan.node("c1", pool(OLD), node("worker-0", NEW, NEW, "Done"), POST_ONLY, gates::get);
         assertThat(levers.postUpdateTaint()).isTrue();
         assertThat(levers.cordon()).isTrue();
 
         // and at rest (the rollout done), a node whose gate is no longer known is left alone
-        LeverPlan.NodeLevers atRest = LeverPlan.node("c1", pool(NEW), node("worker-0", NEW, NEW, "Done"), POST_ONLY,
-                gates::get);
+        LeverPlan.NodeLevers atRest =
+                LeverPlan.node("c1", pool(NEW), node("worker-0", NEW, NEW, "Done"), POST_ONLY, gates::get);
         assertThat(atRest.postUpdateTaint()).isFalse();
         assertThat(atRest.cordon()).isFalse();
     }
@@ -62,7 +64,8 @@ class LeverPlanTest {
     @Test
     void doesNotHoldAPoolAtRestForFinishedNodesWhoseGatesAreNoLongerKnown() {
         // after a restart whose read-back no longer reaches the gates of an old rollout
-        assertThat(paused(NEW, node("worker-0", NEW, NEW, "Done"), node("worker-1", NEW, NEW, "Done"))).isNull();
+        assertThat(paused(NEW, node("worker-0", NEW, NEW, "Done"), node("worker-1", NEW, NEW, "Done")))
+                .isNull();
     }
 
     @Test
@@ -70,16 +73,20 @@ class LeverPlanTest {
         // The MCD asked for the uncordon; the gate request is still on its way (no gate yet)
         NodeView requested = uncordoning(true, "Working", OLD);
 
-        assertThat(LeverPlan.node("c1", pool(OLD), requested, POST_ONLY, gates::get).cordon()).isTrue();
+        assertThat(LeverPlan.node("c1", pool(OLD), requested, POST_ONLY, gates::get)
+                        .cordon())
+                .isTrue();
     }
 
     @Test
     void afterTheDrainControllersUncordonAndTheMcdsDoneTheNodeIsCordonedAgain() {
         gates.put(postGate("worker-0"), gate(false));
 
-        assertThat(LeverPlan.node("c1", pool(OLD), uncordoning(false, "Done", NEW), POST_ONLY, gates::get).cordon())
+        assertThat(LeverPlan.node("c1", pool(OLD), uncordoning(false, "Done", NEW), POST_ONLY, gates::get)
+                        .cordon())
                 .isTrue();
-        assertThat(LeverPlan.node("c1", pool(OLD), uncordoning(true, "Done", NEW), POST_ONLY, gates::get).cordon())
+        assertThat(LeverPlan.node("c1", pool(OLD), uncordoning(true, "Done", NEW), POST_ONLY, gates::get)
+                        .cordon())
                 .isTrue();
     }
 
@@ -87,13 +94,15 @@ class LeverPlanTest {
     void aReleasedGateWantsNoCordon() {
         gates.put(postGate("worker-0"), gate(true));
 
-        assertThat(LeverPlan.node("c1", pool(OLD), uncordoning(true, "Working", OLD), POST_ONLY, gates::get).cordon())
+        assertThat(LeverPlan.node("c1", pool(OLD), uncordoning(true, "Working", OLD), POST_ONLY, gates::get)
+                        .cordon())
                 .isFalse();
     }
 
     @Test
     void withoutPostUpdateHooksTheUncordonIsTheMcosAlone() {
-        assertThat(LeverPlan.node("c1", pool(OLD), uncordoning(true, "Working", OLD), List.of(), gates::get).cordon())
+        assertThat(LeverPlan.node("c1", pool(OLD), uncordoning(true, "Working", OLD), List.of(), gates::get)
+                        .cordon())
                 .isFalse();
     }
 
@@ -106,8 +115,8 @@ class LeverPlanTest {
     }
 
     private static PoolView pool(String current) {
-        return new PoolView("worker", "uid", "1", 1, NEW, current, false, "1", 2, 0, 0, Map.of(), Map.of(), null,
-                Map.of());
+        return new PoolView(
+                "worker", "uid", "1", 1, NEW, current, false, "1", 2, 0, 0, Map.of(), Map.of(), null, Map.of());
     }
 
     private static String postGate(String node) {
@@ -119,15 +128,35 @@ class LeverPlanTest {
     }
 
     private static NodeView node(String name, String current, String desired, String state) {
-        return new NodeView(name, name, "1", Map.of("node-role.kubernetes.io/worker", ""), Map.of(
-                McoApi.CURRENT_CONFIG, current, McoApi.DESIRED_CONFIG, desired, McoApi.STATE, state),
-                false, true, null);
+        return new NodeView(
+                name,
+                name,
+                "1",
+                Map.of("node-role.kubernetes.io/worker", ""),
+                Map.of(McoApi.CURRENT_CONFIG, current, McoApi.DESIRED_CONFIG, desired, McoApi.STATE, state),
+                false,
+                true,
+                null);
     }
 
     /** worker-0 on its way to the target, the MCD having asked for its uncordon. */
     private static NodeView uncordoning(boolean unschedulable, String state, String current) {
-        return new NodeView("worker-0", "worker-0", "1", Map.of("node-role.kubernetes.io/worker", ""), Map.of(
-                McoApi.CURRENT_CONFIG, current, McoApi.DESIRED_CONFIG, NEW, McoApi.STATE, state,
-                McoApi.DESIRED_DRAIN, McoApi.UNCORDON_PREFIX + NEW), unschedulable, true, null);
+        return new NodeView(
+                "worker-0",
+                "worker-0",
+                "1",
+                Map.of("node-role.kubernetes.io/worker", ""),
+                Map.of(
+                        McoApi.CURRENT_CONFIG,
+                        current,
+                        McoApi.DESIRED_CONFIG,
+                        NEW,
+                        McoApi.STATE,
+                        state,
+                        McoApi.DESIRED_DRAIN,
+                        McoApi.UNCORDON_PREFIX + NEW),
+                unschedulable,
+                true,
+                null);
     }
 }

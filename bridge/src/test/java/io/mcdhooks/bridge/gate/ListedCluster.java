@@ -1,11 +1,5 @@
 package io.mcdhooks.bridge.gate;
 
-import java.time.Clock;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -15,6 +9,11 @@ import io.mcdhooks.bridge.metrics.BridgeMetrics;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The gatekeeper's view of a cluster as fixed lists, every node in pool "worker", counting how
@@ -34,16 +33,27 @@ final class ListedCluster implements GatekeeperService.Cluster {
 
     /** A gatekeeper service over this cluster, writing through {@code client}, with no Kafka behind it. */
     GatekeeperService service(Vertx vertx, Context context, KubernetesClient client) {
-        GatekeeperService.Settings settings = new GatekeeperService.Settings("test",
-                KafkaSettings.of(Map.of("bootstrap.servers", "127.0.0.1:9")), "requests", "verdicts", "dead-letter",
-                "mcdhooks", "pause", Duration.ofSeconds(1), Duration.ofSeconds(10), 10);
-        return new GatekeeperService(vertx, context, client, settings, this, null, BridgeMetrics.create(),
-                Clock.systemUTC());
+        GatekeeperService.Settings settings = new GatekeeperService.Settings(
+                "test",
+                KafkaSettings.of(Map.of("bootstrap.servers", "127.0.0.1:9")),
+                "requests",
+                "verdicts",
+                "dead-letter",
+                "mcdhooks",
+                "pause",
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(10),
+                10);
+        return new GatekeeperService(
+                vertx, context, client, settings, this, null, BridgeMetrics.create(), Clock.systemUTC());
     }
 
     @Override
     public Node node(String name) {
-        return nodes.stream().filter(n -> n.getMetadata().getName().equals(name)).findFirst().orElse(null);
+        return nodes.stream()
+                .filter(n -> n.getMetadata().getName().equals(name))
+                .findFirst()
+                .orElse(null);
     }
 
     @Override

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 
 class LagEvaluatorTest {
@@ -19,8 +18,8 @@ class LagEvaluatorTest {
 
     @Test
     void aHookWhoseOffsetMovesButFallsBehindIsWarning() {
-        LagStatus status = LagEvaluator.evaluate("h", List.of(
-                sample(0, 10, 12, true), sample(30, 11, 15, true), sample(60, 12, 19, true)));
+        LagStatus status = LagEvaluator.evaluate(
+                "h", List.of(sample(0, 10, 12, true), sample(30, 11, 15, true), sample(60, 12, 19, true)));
 
         assertThat(status.state()).isEqualTo(LagState.WARNING);
         assertThat(status.lag()).isEqualTo(7);
@@ -28,8 +27,8 @@ class LagEvaluatorTest {
 
     @Test
     void aHookWithConsumersThatCommitNothingWhileRequestsWaitIsStalledSinceTheWindowBegan() {
-        LagStatus status = LagEvaluator.evaluate("kmod-check", List.of(
-                sample(0, 10, 12, true), sample(120, 10, 18, true), sample(240, 10, 22, true)));
+        LagStatus status = LagEvaluator.evaluate(
+                "kmod-check", List.of(sample(0, 10, 12, true), sample(120, 10, 18, true), sample(240, 10, 22, true)));
 
         assertThat(status.state()).isEqualTo(LagState.STALLED);
         assertThat(status.describe(T0.plusSeconds(240))).isEqualTo("STALLED, lag 12 for 4 m");
@@ -40,7 +39,8 @@ class LagEvaluatorTest {
         LagStatus status = LagEvaluator.evaluate("h", List.of(sample(0, 3, 5, false)));
 
         assertThat(status.state()).isEqualTo(LagState.STOPPED);
-        assertThat(LagEvaluator.evaluate("h", List.of(sample(0, -1, 4, false))).lag()).isEqualTo(4);
+        assertThat(LagEvaluator.evaluate("h", List.of(sample(0, -1, 4, false))).lag())
+                .isEqualTo(4);
     }
 
     @Test
@@ -51,8 +51,8 @@ class LagEvaluatorTest {
 
     @Test
     void unreadableOffsetsAreAnError() {
-        LagStatus status = LagEvaluator.evaluate("h", List.of(sample(0, 1, 1, true),
-                LagSample.failed(T0.plusSeconds(10), "timed out")));
+        LagStatus status = LagEvaluator.evaluate(
+                "h", List.of(sample(0, 1, 1, true), LagSample.failed(T0.plusSeconds(10), "timed out")));
 
         assertThat(status.state()).isEqualTo(LagState.ERROR);
         assertThat(status.detail()).isEqualTo("timed out");

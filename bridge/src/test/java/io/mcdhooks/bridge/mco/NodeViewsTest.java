@@ -2,12 +2,10 @@ package io.mcdhooks.bridge.mco;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
-
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class NodeViewsTest {
 
@@ -44,7 +42,13 @@ class NodeViewsTest {
     }
 
     private static Node node(String desired) {
-        return new NodeBuilder().withNewMetadata().withName("worker-0")
-                .addToAnnotations(McoApi.DESIRED_CONFIG, desired).endMetadata().withNewSpec().endSpec().build();
+        return new NodeBuilder()
+                .withNewMetadata()
+                .withName("worker-0")
+                .addToAnnotations(McoApi.DESIRED_CONFIG, desired)
+                .endMetadata()
+                .withNewSpec()
+                .endSpec()
+                .build();
     }
 }

@@ -16,14 +16,6 @@ import static io.mcdhooks.schemas.Transition.UPDATE_ASSIGNED;
 import static io.mcdhooks.schemas.Transition.WORKING;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.InputStream;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
-
-import org.junit.jupiter.api.Test;
-
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -32,6 +24,13 @@ import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.Views;
 import io.mcdhooks.schemas.Transition;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.assertj.core.groups.Tuple;
+import org.junit.jupiter.api.Test;
 
 class NodeClassifierTest {
 
@@ -44,13 +43,17 @@ class NodeClassifierTest {
         Map<String, NodeView> nodes = realNodes();
 
         // Then nodes at rest show nothing; nodes mid-update show what they went through, late
-        assertThat(initial(nodes.get("ip-10-0-17-117.us-east-2.compute.internal"))).isEmpty();
-        assertThat(initial(nodes.get("ip-10-0-72-40.us-east-2.compute.internal"))).isEmpty();
-        List<Observed> draining = NodeClassifier.classify(NodeProgress.NONE,
-                nodes.get("ip-10-0-22-179.us-east-2.compute.internal"), true);
-        assertThat(draining).extracting(Observed::transition)
+        assertThat(initial(nodes.get("ip-10-0-17-117.us-east-2.compute.internal")))
+                .isEmpty();
+        assertThat(initial(nodes.get("ip-10-0-72-40.us-east-2.compute.internal")))
+                .isEmpty();
+        List<Observed> draining = NodeClassifier.classify(
+                NodeProgress.NONE, nodes.get("ip-10-0-22-179.us-east-2.compute.internal"), true);
+        assertThat(draining)
+                .extracting(Observed::transition)
                 .containsExactly(UPDATE_ASSIGNED, WORKING, DRAIN_REQUESTED, CORDONED);
-        assertThat(draining).allMatch(Observed::late)
+        assertThat(draining)
+                .allMatch(Observed::late)
                 .allMatch(o -> o.target().equals("rendered-worker-a079988a31206987bed827f0242d7b3f"));
         assertThat(initial(nodes.get("ip-10-0-33-81.us-east-2.compute.internal")))
                 .containsExactly(UPDATE_ASSIGNED, WORKING, DRAIN_REQUESTED, CORDONED, DRAINED, APPLIED, REBOOTING);
@@ -78,23 +81,42 @@ class NodeClassifierTest {
         List<Observed> all = walk(steps);
 
         // Then every milestone appears once, in order, on time (REBOOTING implies APPLIED)
-        assertThat(all).extracting(Observed::transition).containsExactly(
-                UPDATE_ASSIGNED, WORKING, DRAIN_REQUESTED, CORDONED, DRAINED, APPLIED, REBOOTING, RESUMED,
-                UNCORDON_REQUESTED, UNCORDONED, DONE);
-        assertThat(all.stream().filter(Observed::late).map(Observed::transition)).containsExactly(APPLIED);
+        assertThat(all)
+                .extracting(Observed::transition)
+                .containsExactly(
+                        UPDATE_ASSIGNED,
+                        WORKING,
+                        DRAIN_REQUESTED,
+                        CORDONED,
+                        DRAINED,
+                        APPLIED,
+                        REBOOTING,
+                        RESUMED,
+                        UNCORDON_REQUESTED,
+                        UNCORDONED,
+                        DONE);
+        assertThat(all.stream().filter(Observed::late).map(Observed::transition))
+                .containsExactly(APPLIED);
         assertThat(all).allMatch(o -> o.target().equals(NEW));
     }
 
     @Test
     void publishesWhatAMissedWatchEventHidLate() {
-        NodeView working = Nodes.atRest("w1", OLD).desired(NEW).state(McoApi.STATE_WORKING).view();
-        NodeView rebooting = Nodes.atRest("w1", OLD).desired(NEW).state(McoApi.STATE_WORKING)
-                .desiredDrain("drain-" + NEW).lastAppliedDrain("drain-" + NEW).cordoned(true)
-                .postConfigAction(McoApi.POST_CONFIG_REBOOTING).view();
+        NodeView working =
+                Nodes.atRest("w1", OLD).desired(NEW).state(McoApi.STATE_WORKING).view();
+        NodeView rebooting = Nodes.atRest("w1", OLD)
+                .desired(NEW)
+                .state(McoApi.STATE_WORKING)
+                .desiredDrain("drain-" + NEW)
+                .lastAppliedDrain("drain-" + NEW)
+                .cordoned(true)
+                .postConfigAction(McoApi.POST_CONFIG_REBOOTING)
+                .view();
 
         List<Observed> found = NodeClassifier.classify(working, rebooting);
 
-        assertThat(found).extracting(Observed::transition)
+        assertThat(found)
+                .extracting(Observed::transition)
                 .containsExactly(DRAIN_REQUESTED, CORDONED, DRAINED, APPLIED, REBOOTING);
         assertThat(found).extracting(Observed::late).containsExactly(true, true, true, true, false);
     }
@@ -113,31 +135,38 @@ class NodeClassifierTest {
         List<Observed> found = NodeClassifier.classify(published, done, true);
 
         // Then the rest is published late, and nothing twice
-        assertThat(found).extracting(Observed::transition)
+        assertThat(found)
+                .extracting(Observed::transition)
                 .containsExactly(CORDONED, DRAINED, APPLIED, RESUMED, UNCORDON_REQUESTED, UNCORDONED, DONE);
         assertThat(found).allMatch(Observed::late);
-        assertThat(NodeClassifier.classify(replay(published, found), done, true)).isEmpty();
+        assertThat(NodeClassifier.classify(replay(published, found), done, true))
+                .isEmpty();
     }
 
     @Test
     void reportsDegradedWithItsReasonAndThenRecovery() {
         Nodes n = Nodes.atRest("w1", OLD).desired(NEW).state(McoApi.STATE_WORKING);
         NodeView working = n.view();
-        NodeView degraded = n.state(McoApi.STATE_DEGRADED).reason("failed to drain node: timed out").view();
+        NodeView degraded = n.state(McoApi.STATE_DEGRADED)
+                .reason("failed to drain node: timed out")
+                .view();
         NodeView again = n.state(McoApi.STATE_WORKING).reason("").view();
 
         List<Observed> all = walk(List.of(working, degraded, again));
 
-        assertThat(all).extracting(Observed::transition)
-                .containsExactly(UPDATE_ASSIGNED, WORKING, DEGRADED, RECOVERED);
+        assertThat(all).extracting(Observed::transition).containsExactly(UPDATE_ASSIGNED, WORKING, DEGRADED, RECOVERED);
         assertThat(all.get(2).discriminator()).isEqualTo("failed to drain node: timed out");
     }
 
     @Test
     void treatsUnreconcilableAsDegradedAndToleratesUnknownStates() {
-        NodeView unreconcilable = Nodes.atRest("w1", OLD).desired(NEW).state(McoApi.STATE_UNRECONCILABLE)
-                .reason("ignition kernelArguments changed").view();
-        NodeView unknown = Nodes.atRest("w1", OLD).desired(NEW).state("Rebooting").view();
+        NodeView unreconcilable = Nodes.atRest("w1", OLD)
+                .desired(NEW)
+                .state(McoApi.STATE_UNRECONCILABLE)
+                .reason("ignition kernelArguments changed")
+                .view();
+        NodeView unknown =
+                Nodes.atRest("w1", OLD).desired(NEW).state("Rebooting").view();
 
         assertThat(initial(unreconcilable)).containsExactly(UPDATE_ASSIGNED, DEGRADED);
         assertThat(initial(unknown)).containsExactly(UPDATE_ASSIGNED);
@@ -173,7 +202,8 @@ class NodeClassifierTest {
 
         List<Observed> all = walk(List.of(rest, working, rebooting, back, done));
 
-        assertThat(all).extracting(Observed::transition)
+        assertThat(all)
+                .extracting(Observed::transition)
                 .containsExactly(UPDATE_ASSIGNED, WORKING, APPLIED, REBOOTING, RESUMED, DONE);
     }
 
@@ -181,26 +211,40 @@ class NodeClassifierTest {
     void aNodeDeletedMidUpdateIsReportedAndOneDeletedAtRestIsNot() {
         NodeProgress midUpdate = NodeProgress.NONE.after(new Observed(UPDATE_ASSIGNED, NEW, false, ""));
 
-        assertThat(NodeClassifier.classify(midUpdate, null, false)).extracting(Observed::transition)
+        assertThat(NodeClassifier.classify(midUpdate, null, false))
+                .extracting(Observed::transition)
                 .containsExactly(DELETED);
         assertThat(NodeClassifier.classify(NodeProgress.NONE, null, false)).isEmpty();
     }
 
     @Test
     void takesMilestonesFromTheMachineConfigNodeWhereTheClusterServesOne() {
-        McnView mcn = new McnView("worker", NEW, OLD, Map.of(
-                McnView.UPDATE_PREPARED, new McnView.Condition(McnView.UPDATE_PREPARED, "True", "", ""),
-                McnView.APPLIED_FILES_AND_OS, new McnView.Condition(McnView.APPLIED_FILES_AND_OS, "True", "", "")));
-        NodeView node = Nodes.atRest("sno", OLD).desired(NEW).state(McoApi.STATE_WORKING).mcn(mcn).view();
+        McnView mcn = new McnView(
+                "worker",
+                NEW,
+                OLD,
+                Map.of(
+                        McnView.UPDATE_PREPARED, new McnView.Condition(McnView.UPDATE_PREPARED, "True", "", ""),
+                        McnView.APPLIED_FILES_AND_OS,
+                                new McnView.Condition(McnView.APPLIED_FILES_AND_OS, "True", "", "")));
+        NodeView node = Nodes.atRest("sno", OLD)
+                .desired(NEW)
+                .state(McoApi.STATE_WORKING)
+                .mcn(mcn)
+                .view();
 
         assertThat(initial(node)).containsExactly(UPDATE_ASSIGNED, WORKING, APPLIED);
     }
 
     @Test
     void aStaleMachineConfigNodeForAnotherConfigIsNotEvidence() {
-        McnView stale = new McnView("worker", OLD, OLD, Map.of(
-                McnView.RESUMED, new McnView.Condition(McnView.RESUMED, "True", "", "")));
-        NodeView node = Nodes.atRest("w1", OLD).desired(NEW).state(McoApi.STATE_WORKING).mcn(stale).view();
+        McnView stale = new McnView(
+                "worker", OLD, OLD, Map.of(McnView.RESUMED, new McnView.Condition(McnView.RESUMED, "True", "", "")));
+        NodeView node = Nodes.atRest("w1", OLD)
+                .desired(NEW)
+                .state(McoApi.STATE_WORKING)
+                .mcn(stale)
+                .view();
 
         assertThat(initial(node)).containsExactly(UPDATE_ASSIGNED, WORKING);
     }
@@ -214,8 +258,8 @@ class NodeClassifierTest {
         assertThat(NodeClassifier.classify(first, retargeted))
                 .extracting(Observed::transition, Observed::target)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(UPDATE_ASSIGNED, "rendered-worker-3333"),
-                        org.assertj.core.groups.Tuple.tuple(WORKING, "rendered-worker-3333"));
+                        Tuple.tuple(UPDATE_ASSIGNED, "rendered-worker-3333"),
+                        Tuple.tuple(WORKING, "rendered-worker-3333"));
     }
 
     /** Classifies each state in turn, carrying forward what was published, as the bridge does. */
@@ -231,7 +275,9 @@ class NodeClassifierTest {
     }
 
     private static List<Transition> initial(NodeView node) {
-        return NodeClassifier.classify(NodeProgress.NONE, node, true).stream().map(Observed::transition).toList();
+        return NodeClassifier.classify(NodeProgress.NONE, node, true).stream()
+                .map(Observed::transition)
+                .toList();
     }
 
     private static NodeProgress replay(NodeProgress start, List<Observed> observed) {
@@ -245,8 +291,8 @@ class NodeClassifierTest {
     private static Map<String, NodeView> realNodes() throws Exception {
         try (InputStream in = NodeClassifierTest.class.getResourceAsStream("/nodes-mid-update.yaml")) {
             NodeList list = Serialization.unmarshal(in, NodeList.class);
-            return list.getItems().stream().collect(Collectors.toMap(
-                    (Node n) -> n.getMetadata().getName(), (Node n) -> Views.node(n, null)));
+            return list.getItems().stream()
+                    .collect(Collectors.toMap((Node n) -> n.getMetadata().getName(), (Node n) -> Views.node(n, null)));
         }
     }
 }

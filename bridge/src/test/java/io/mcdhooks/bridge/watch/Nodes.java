@@ -1,11 +1,10 @@
 package io.mcdhooks.bridge.watch;
 
-import java.util.HashMap;
-import java.util.Map;
-
 import io.mcdhooks.bridge.mco.McnView;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
+import java.util.HashMap;
+import java.util.Map;
 
 /** Builds node states as the MCD leaves them, step by step. */
 final class Nodes {
@@ -86,7 +85,14 @@ final class Nodes {
     }
 
     NodeView view() {
-        return new NodeView(name, "uid-" + name, "1", Map.of("topology.kubernetes.io/zone", "zone-a"),
-                annotations, unschedulable, ready, mcn);
+        return new NodeView(
+                name,
+                "uid-" + name,
+                "1",
+                Map.of("topology.kubernetes.io/zone", "zone-a"),
+                annotations,
+                unschedulable,
+                ready,
+                mcn);
     }
 }

@@ -8,13 +8,11 @@ import static io.mcdhooks.schemas.Transition.UPDATED;
 import static io.mcdhooks.schemas.Transition.UPDATING;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mcdhooks.bridge.mco.PoolView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
-
-import io.mcdhooks.bridge.mco.PoolView;
 
 class PoolClassifierTest {
 
@@ -32,9 +30,12 @@ class PoolClassifierTest {
 
         List<Observed> all = walk(states);
 
-        assertThat(all).extracting(Observed::transition)
+        assertThat(all)
+                .extracting(Observed::transition)
                 .containsExactly(PAUSED, NEW_TARGET_CONFIG, UNPAUSED, UPDATING, UPDATED, PAUSED);
-        assertThat(all).filteredOn(o -> o.transition() == PAUSED).extracting(Observed::discriminator)
+        assertThat(all)
+                .filteredOn(o -> o.transition() == PAUSED)
+                .extracting(Observed::discriminator)
                 .containsExactly("2", "4");
     }
 
@@ -51,11 +52,26 @@ class PoolClassifierTest {
 
     @Test
     void reportsADegradedPoolWithItsMessage() {
-        PoolView degraded = new PoolView("worker", "uid", "1", 1, NEW, OLD, false, "1", 3, 0, 1, Map.of(),
-                Map.of("Degraded", "True"), "Node w1 is reporting: failed to drain", Map.of());
+        PoolView degraded = new PoolView(
+                "worker",
+                "uid",
+                "1",
+                1,
+                NEW,
+                OLD,
+                false,
+                "1",
+                3,
+                0,
+                1,
+                Map.of(),
+                Map.of("Degraded", "True"),
+                "Node w1 is reporting: failed to drain",
+                Map.of());
 
         assertThat(PoolClassifier.classify(PoolProgress.NONE, degraded, false))
-                .extracting(Observed::transition).containsExactly(NEW_TARGET_CONFIG, POOL_DEGRADED);
+                .extracting(Observed::transition)
+                .containsExactly(NEW_TARGET_CONFIG, POOL_DEGRADED);
     }
 
     private static List<Observed> walk(List<PoolView> states) {
@@ -79,9 +95,23 @@ class PoolClassifierTest {
         return p;
     }
 
-    private static PoolView pool(String target, String current, boolean paused, long generation,
-                                 Map<String, String> conditions) {
-        return new PoolView("worker", "uid-worker", "1", generation, target, current, paused, "1", 3, 0, 0,
-                Map.of("node-role.kubernetes.io/worker", ""), conditions, null, Map.of());
+    private static PoolView pool(
+            String target, String current, boolean paused, long generation, Map<String, String> conditions) {
+        return new PoolView(
+                "worker",
+                "uid-worker",
+                "1",
+                generation,
+                target,
+                current,
+                paused,
+                "1",
+                3,
+                0,
+                0,
+                Map.of("node-role.kubernetes.io/worker", ""),
+                conditions,
+                null,
+                Map.of());
     }
 }

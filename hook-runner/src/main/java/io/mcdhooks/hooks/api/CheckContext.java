@@ -1,9 +1,8 @@
 package io.mcdhooks.hooks.api;
 
+import io.vertx.core.Vertx;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
-
-import io.vertx.core.Vertx;
 
 /** What the runner lends a hook for one check. */
 public interface CheckContext {

@@ -1,10 +1,9 @@
 package io.mcdhooks.hooks.api;
 
+import io.mcdhooks.schemas.Outcome;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.regex.Pattern;
-
-import io.mcdhooks.schemas.Outcome;
 
 /**
  * A hook's answer for one check: PASS or FAIL, a machine-readable reason and a message for humans.
@@ -24,8 +23,8 @@ public record Decision(Outcome outcome, String reason, String message, Duration 
             throw new IllegalArgumentException("a hook decides PASS or FAIL; PENDING heartbeats come from the runner");
         }
         if (reason == null || !REASON.matcher(reason).matches()) {
-            throw new IllegalArgumentException("reason '" + reason + "' is not UpperCamelCase ("
-                    + REASON.pattern() + ")");
+            throw new IllegalArgumentException(
+                    "reason '" + reason + "' is not UpperCamelCase (" + REASON.pattern() + ")");
         }
         if (retryAfter != null && (outcome != Outcome.FAIL || retryAfter.isNegative() || retryAfter.isZero())) {
             throw new IllegalArgumentException("retryAfter must be positive and only comes with FAIL");

@@ -1,11 +1,10 @@
 package io.mcdhooks.hooks.api;
 
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Stage;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
-
-import io.mcdhooks.schemas.GateRequest;
-import io.mcdhooks.schemas.Stage;
 
 /**
  * Which gates a hook answers.

@@ -1,8 +1,7 @@
 package io.mcdhooks.hooks.api;
 
-import java.util.concurrent.CompletionStage;
-
 import io.mcdhooks.schemas.GateRequest;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A hook: says PASS or FAIL for a gate. Implement this, hand it to the runner, and the runner does

@@ -1,10 +1,5 @@
 package io.mcdhooks.hooks.examples;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.concurrent.CompletionStage;
-
 import io.mcdhooks.hooks.api.CheckContext;
 import io.mcdhooks.hooks.api.Decision;
 import io.mcdhooks.hooks.api.GateSelector;
@@ -12,6 +7,10 @@ import io.mcdhooks.hooks.api.Hook;
 import io.mcdhooks.hooks.runner.Main;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Stage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 
 /** Holds pool updates while a change-freeze file exists; the hook author's guide walks through it. */
 public final class ChangeFreezeHook implements Hook {
@@ -40,8 +39,10 @@ public final class ChangeFreezeHook implements Hook {
         // Files.exists touches the disk: run it on a worker, never on the event loop.
         return context.blocking(() -> Files.exists(freezeFile))
                 .thenApply(frozen -> frozen
-                        ? Decision.failAndRecheck("ChangeFreeze", "change freeze: " + freezeFile + " exists",
-                                recheckAfter)
-                        : Decision.pass("NoChangeFreeze", "no change freeze for pool " + request.pool().name()));
+                        ? Decision.failAndRecheck(
+                                "ChangeFreeze", "change freeze: " + freezeFile + " exists", recheckAfter)
+                        : Decision.pass(
+                                "NoChangeFreeze",
+                                "no change freeze for pool " + request.pool().name()));
     }
 }

@@ -1,10 +1,5 @@
 package io.mcdhooks.hooks.examples;
 
-import java.net.URI;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CompletionStage;
-
 import io.mcdhooks.hooks.api.CheckContext;
 import io.mcdhooks.hooks.api.Decision;
 import io.mcdhooks.hooks.api.GateSelector;
@@ -15,6 +10,10 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.WebClient;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Scenario 1: hold an update until out-of-tree kernel modules are built for the target kernel.
@@ -29,8 +28,8 @@ public final class KernelModuleReadinessHook implements Hook {
     private final Duration recheckAfter;
     private final WebClient client;
 
-    public KernelModuleReadinessHook(Vertx vertx, GateSelector selector, String catalog, List<String> modules,
-                                     Duration recheckAfter) {
+    public KernelModuleReadinessHook(
+            Vertx vertx, GateSelector selector, String catalog, List<String> modules, Duration recheckAfter) {
         this.selector = selector;
         this.catalog = catalog;
         this.modules = List.copyOf(modules);
@@ -60,8 +59,10 @@ public final class KernelModuleReadinessHook implements Hook {
         if (client == null) {
             return vertx.fileSystem().readFile(catalog);
         }
-        return client.getAbs(URI.create(catalog).toString()).send().compose(response -> response.statusCode() == 200
-                ? Future.succeededFuture(response.body())
-                : Future.failedFuture("module catalog " + catalog + " answered HTTP " + response.statusCode()));
+        return client.getAbs(URI.create(catalog).toString())
+                .send()
+                .compose(response -> response.statusCode() == 200
+                        ? Future.succeededFuture(response.body())
+                        : Future.failedFuture("module catalog " + catalog + " answered HTTP " + response.statusCode()));
     }
 }

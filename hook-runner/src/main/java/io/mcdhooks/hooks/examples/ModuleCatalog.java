@@ -1,17 +1,15 @@
 package io.mcdhooks.hooks.examples;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.codec.MessageCodec;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import io.mcdhooks.hooks.api.Decision;
-import io.mcdhooks.schemas.GateRequest;
-import io.mcdhooks.schemas.codec.MessageCodec;
 
 /**
  * What a kernel-module build pipeline has produced: which kernel each OS image carries, and which
@@ -39,7 +37,7 @@ public record ModuleCatalog(Map<String, String> images, Map<String, Map<String, 
     }
 
     public static ModuleCatalog parse(byte[] json) throws IOException {
-        return MAPPER.readValue(json, new TypeReference<ModuleCatalog>() { });
+        return MAPPER.readValue(json, new TypeReference<ModuleCatalog>() {});
     }
 
     /**
@@ -53,19 +51,25 @@ public record ModuleCatalog(Map<String, String> images, Map<String, Map<String, 
         }
         String kernel = images.get(image);
         if (kernel == null) {
-            return Decision.failAndRecheck(KERNEL_UNKNOWN, "the module catalog does not know the kernel of "
-                    + image + " yet", recheckAfter);
+            return Decision.failAndRecheck(
+                    KERNEL_UNKNOWN, "the module catalog does not know the kernel of " + image + " yet", recheckAfter);
         }
-        String type = request.target().kernelType() == null || request.target().kernelType().isBlank()
-                ? "default" : request.target().kernelType();
+        String type = request.target().kernelType() == null
+                        || request.target().kernelType().isBlank()
+                ? "default"
+                : request.target().kernelType();
         List<String> built = modules.getOrDefault(kernel, Map.of()).getOrDefault(type, List.of());
         List<String> missing = new ArrayList<>(required);
         missing.removeAll(built);
         if (!missing.isEmpty()) {
-            return Decision.failAndRecheck(NOT_BUILT, "modules " + String.join(", ", missing)
-                    + " are not built yet for kernel " + kernel + " (" + type + ")", recheckAfter);
+            return Decision.failAndRecheck(
+                    NOT_BUILT,
+                    "modules " + String.join(", ", missing) + " are not built yet for kernel " + kernel + " (" + type
+                            + ")",
+                    recheckAfter);
         }
-        return Decision.pass(READY, "modules " + String.join(", ", required) + " are built for kernel "
-                + kernel + " (" + type + ")");
+        return Decision.pass(
+                READY,
+                "modules " + String.join(", ", required) + " are built for kernel " + kernel + " (" + type + ")");
     }
 }

@@ -1,9 +1,5 @@
 package io.mcdhooks.hooks.examples;
 
-import java.net.URI;
-import java.time.Duration;
-import java.util.concurrent.CompletionStage;
-
 import io.mcdhooks.hooks.api.CheckContext;
 import io.mcdhooks.hooks.api.Decision;
 import io.mcdhooks.hooks.api.GateSelector;
@@ -15,9 +11,12 @@ import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
-import io.vertx.core.buffer.Buffer;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Scenario 2: after a node rebooted into its new config, check the node itself before it is
@@ -39,8 +38,8 @@ public final class NodeSelfCheckHook implements Hook {
     private final MessageCodec codec = new MessageCodec();
 
     /** Exactly one of {@code command} and {@code url}. */
-    public NodeSelfCheckHook(Vertx vertx, String name, GateSelector selector, String command, URI url,
-                             Duration recheckAfter) {
+    public NodeSelfCheckHook(
+            Vertx vertx, String name, GateSelector selector, String command, URI url, Duration recheckAfter) {
         if ((command == null) == (url == null)) {
             throw new IllegalArgumentException("give exactly one of a command and a URL");
         }
@@ -65,28 +64,34 @@ public final class NodeSelfCheckHook implements Hook {
     public CompletionStage<Decision> check(GateRequest request, CheckContext context) {
         if (command != null) {
             byte[] json = codec.encode(request);
-            return context.blocking(() -> GroupCommand.run(command, RequestEnvironment.of(request, name), json, context))
+            return context.blocking(
+                            () -> GroupCommand.run(command, RequestEnvironment.of(request, name), json, context))
                     .thenApply(this::fromCommand);
         }
-        return client.getAbs(url.toString()).send()
+        return client.getAbs(url.toString())
+                .send()
                 .map(this::fromProbe)
                 .otherwise(e -> unhealthy("probe " + url + " failed: " + e.getMessage()))
                 .toCompletionStage();
     }
 
     private Decision fromCommand(CommandResult result) {
-        return result.exitCode() == 0 ? Decision.pass(HEALTHY, result.lastLine())
+        return result.exitCode() == 0
+                ? Decision.pass(HEALTHY, result.lastLine())
                 : unhealthy("health command exited " + result.exitCode() + ": " + result.lastLine());
     }
 
     private Decision fromProbe(HttpResponse<Buffer> response) {
-        String body = response.bodyAsString() == null ? "" : response.bodyAsString().strip();
-        return response.statusCode() / 100 == 2 ? Decision.pass(HEALTHY, "probe " + url + ": " + body)
+        String body =
+                response.bodyAsString() == null ? "" : response.bodyAsString().strip();
+        return response.statusCode() / 100 == 2
+                ? Decision.pass(HEALTHY, "probe " + url + ": " + body)
                 : unhealthy("probe " + url + " answered HTTP " + response.statusCode() + ": " + body);
     }
 
     private Decision unhealthy(String message) {
-        return recheckAfter == null ? Decision.fail(UNHEALTHY, message)
+        return recheckAfter == null
+                ? Decision.fail(UNHEALTHY, message)
                 : Decision.failAndRecheck(UNHEALTHY, message, recheckAfter);
     }
 }

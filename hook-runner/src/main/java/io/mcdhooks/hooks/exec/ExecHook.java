@@ -1,14 +1,13 @@
 package io.mcdhooks.hooks.exec;
 
-import java.time.Duration;
-import java.util.concurrent.CompletionStage;
-
 import io.mcdhooks.hooks.api.CheckContext;
 import io.mcdhooks.hooks.api.Decision;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.hooks.api.Hook;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.codec.MessageCodec;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A hook that is any command: the GateRequest as JSON on stdin, its key facts as
@@ -54,11 +53,12 @@ public final class ExecHook implements Hook {
             return Decision.pass(PASSED, message);
         }
         if (result.exitCode() == FAIL_EXIT_CODE) {
-            return recheckAfter == null ? Decision.fail(FAILED, message)
+            return recheckAfter == null
+                    ? Decision.fail(FAILED, message)
                     : Decision.failAndRecheck(FAILED, message, recheckAfter);
         }
-        throw new TransientCommandException("exit code " + result.exitCode()
-                + (message.isEmpty() ? "" : ": " + message));
+        throw new TransientCommandException(
+                "exit code " + result.exitCode() + (message.isEmpty() ? "" : ": " + message));
     }
 
     /** An exit code other than 0 and 1: try again later. */

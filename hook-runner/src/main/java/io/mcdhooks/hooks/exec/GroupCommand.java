@@ -1,5 +1,6 @@
 package io.mcdhooks.hooks.exec;
 
+import io.mcdhooks.hooks.api.CheckContext;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -8,8 +9,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import io.mcdhooks.hooks.api.CheckContext;
 
 /**
  * Runs a shell command in a process group of its own ({@code setsid}), so that cancelling it kills
@@ -21,13 +20,13 @@ public final class GroupCommand {
 
     /** Variables of the runner that a command must not see: Kafka credentials and runner settings. */
     private static final String[] HIDDEN_PREFIXES = {"KAFKA_", "MCDHOOKS_"};
+
     private static final int MAX_TAIL_BYTES = 8192;
 
-    private GroupCommand() {
-    }
+    private GroupCommand() {}
 
-    public static CommandResult run(String command, Map<String, String> environment, byte[] stdin,
-                                    CheckContext context) throws IOException, InterruptedException {
+    public static CommandResult run(String command, Map<String, String> environment, byte[] stdin, CheckContext context)
+            throws IOException, InterruptedException {
         Path in = Files.createTempFile("mcdhooks-stdin-", ".json");
         Path out = Files.createTempFile("mcdhooks-output-", ".log");
         try {
@@ -56,7 +55,9 @@ public final class GroupCommand {
     static void killGroup(long group) {
         try {
             Process kill = new ProcessBuilder("kill", "-KILL", "--", "-" + group)
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             kill.waitFor(5, TimeUnit.SECONDS);
         } catch (IOException e) {
             throw new IllegalStateException("cannot run kill for process group " + group, e);

@@ -1,9 +1,8 @@
 package io.mcdhooks.hooks.exec;
 
+import io.mcdhooks.schemas.GateRequest;
 import java.util.LinkedHashMap;
 import java.util.Map;
-
-import io.mcdhooks.schemas.GateRequest;
 
 /**
  * The key facts of a request as environment variables for a command. Every variable is always
@@ -11,8 +10,7 @@ import io.mcdhooks.schemas.GateRequest;
  */
 public final class RequestEnvironment {
 
-    private RequestEnvironment() {
-    }
+    private RequestEnvironment() {}
 
     public static Map<String, String> of(GateRequest request, String hook) {
         Map<String, String> env = new LinkedHashMap<>();

@@ -1,16 +1,7 @@
 package io.mcdhooks.hooks.http;
 
-import java.io.IOException;
-import java.net.URI;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.util.concurrent.CompletionStage;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import io.mcdhooks.hooks.api.CheckContext;
 import io.mcdhooks.hooks.api.Decision;
 import io.mcdhooks.hooks.api.GateSelector;
@@ -25,6 +16,13 @@ import io.vertx.core.net.PemTrustOptions;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.concurrent.CompletionStage;
 
 /**
  * A hook behind a URL: POSTs each GateRequest as a structured-mode CloudEvent and reads the verdict
@@ -77,7 +75,8 @@ public final class HttpHook implements Hook {
             return Future.failedFuture("HTTP " + response.statusCode() + " from the hook");
         }
         try {
-            return Future.succeededFuture(decision(response.body() == null ? new byte[0] : response.body().getBytes()));
+            return Future.succeededFuture(decision(
+                    response.body() == null ? new byte[0] : response.body().getBytes()));
         } catch (IllegalArgumentException e) {
             return Future.failedFuture(e.getMessage());
         }
@@ -96,7 +95,8 @@ public final class HttpHook implements Hook {
             String message = json.path("message").asText(null);
             JsonNode retry = json.path("retryAfterSeconds");
             Duration retryAfter = outcome == Outcome.FAIL && retry.canConvertToInt() && retry.asInt() > 0
-                    ? Duration.ofSeconds(retry.asInt()) : null;
+                    ? Duration.ofSeconds(retry.asInt())
+                    : null;
             return new Decision(outcome, reason, message, retryAfter);
         } catch (IOException | IllegalArgumentException | NullPointerException e) {
             throw new IllegalArgumentException("unreadable verdict from the hook: " + e.getMessage(), e);

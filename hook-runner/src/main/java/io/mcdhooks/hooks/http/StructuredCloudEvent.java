@@ -1,19 +1,17 @@
 package io.mcdhooks.hooks.http;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.MessageKind;
+import io.mcdhooks.schemas.codec.MessageCodec;
+import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.util.UUID;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import io.mcdhooks.schemas.GateRequest;
-import io.mcdhooks.schemas.MessageKind;
-import io.mcdhooks.schemas.codec.MessageCodec;
-import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 
 /**
  * A GateRequest as a CloudEvents 1.0 HTTP structured-mode body ({@value #CONTENT_TYPE}): the same
@@ -25,16 +23,18 @@ public final class StructuredCloudEvent {
 
     private static final ObjectMapper MAPPER = MessageCodec.newObjectMapper();
 
-    private StructuredCloudEvent() {
-    }
+    private StructuredCloudEvent() {}
 
     /** The id is derived from gate and attempt, so a receiver can tell a retry of the same request. */
     public static byte[] of(GateRequest request, MessageCodec codec, URI source, OffsetDateTime time) {
         try {
             ObjectNode event = MAPPER.createObjectNode();
             event.put("specversion", "1.0");
-            event.put("id", UUID.nameUUIDFromBytes((request.gateId() + "\n" + request.attempt())
-                    .getBytes(StandardCharsets.UTF_8)).toString());
+            event.put(
+                    "id",
+                    UUID.nameUUIDFromBytes(
+                                    (request.gateId() + "\n" + request.attempt()).getBytes(StandardCharsets.UTF_8))
+                            .toString());
             event.put("source", source.toString());
             event.put("type", MessageKind.GATE_REQUEST.cloudEventType());
             event.put("datacontenttype", CloudEventsKafka.CONTENT_TYPE);

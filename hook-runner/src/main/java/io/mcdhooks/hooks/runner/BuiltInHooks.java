@@ -10,8 +10,7 @@ import io.vertx.core.Vertx;
 /** The hooks {@link Main} hosts from configuration alone ({@code MCDHOOKS_HOOK_KIND}). */
 final class BuiltInHooks {
 
-    private BuiltInHooks() {
-    }
+    private BuiltInHooks() {}
 
     static Hook create(Vertx vertx, HookRunnerConfig config) {
         HookSettings settings = config.hook();
@@ -19,16 +18,21 @@ final class BuiltInHooks {
             return new ExecHook(config.hookName(), config.selector(), exec.command(), exec.recheckAfter());
         }
         if (settings instanceof HookSettings.Http http) {
-            return new HttpHook(vertx, config.hookName(), config.selector(), http.url(), http.caFile(),
+            return new HttpHook(
+                    vertx,
+                    config.hookName(),
+                    config.selector(),
+                    http.url(),
+                    http.caFile(),
                     config.policy().checkTimeout());
         }
         if (settings instanceof HookSettings.KernelModules kmod) {
-            return new KernelModuleReadinessHook(vertx, config.selector(), kmod.catalog(), kmod.modules(),
-                    kmod.recheckAfter());
+            return new KernelModuleReadinessHook(
+                    vertx, config.selector(), kmod.catalog(), kmod.modules(), kmod.recheckAfter());
         }
         if (settings instanceof HookSettings.SelfCheck self) {
-            return new NodeSelfCheckHook(vertx, config.hookName(), config.selector(), self.command(), self.url(),
-                    self.recheckAfter());
+            return new NodeSelfCheckHook(
+                    vertx, config.hookName(), config.selector(), self.command(), self.url(), self.recheckAfter());
         }
         throw new ConfigException("MCDHOOKS_HOOK_KIND is required: exec, http, kmod or selfcheck");
     }

@@ -1,14 +1,13 @@
 package io.mcdhooks.hooks.runner;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.UUID;
-
 import io.mcdhooks.hooks.api.Decision;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Verdict;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
 
 /**
  * The rules for one open gate and attempt, free of I/O: how long a run may take, what a decision,
@@ -65,8 +64,10 @@ final class GateCheck {
         transientFailures++;
         Instant at = now.plus(policy.backoff(transientFailures));
         if (!at.isBefore(request.deadline())) {
-            return new Step.Finish(Decision.fail(FAILED_REASON, "the check failed " + transientFailures
-                    + " time(s) and cannot be retried before the deadline; last error: " + error));
+            return new Step.Finish(Decision.fail(
+                    FAILED_REASON,
+                    "the check failed " + transientFailures
+                            + " time(s) and cannot be retried before the deadline; last error: " + error));
         }
         return new Step.Retry(at, error);
     }
@@ -76,19 +77,27 @@ final class GateCheck {
         String limit = cutoff.equals(request.deadline())
                 ? "the gate's deadline " + request.deadline()
                 : "the check timeout of " + policy.checkTimeout().toSeconds() + "s";
-        return new Step.Finish(Decision.fail(TIMED_OUT_REASON, "the check was still running at " + limit
-                + " and was cancelled after " + Duration.between(startedAt, now).toSeconds() + "s"));
+        return new Step.Finish(Decision.fail(
+                TIMED_OUT_REASON,
+                "the check was still running at " + limit + " and was cancelled after "
+                        + Duration.between(startedAt, now).toSeconds() + "s"));
     }
 
     Verdict verdict(Decision decision, Instant now) {
-        return Verdict.answering(request, hook, decision.outcome(), decision.reason(), decision.message(),
-                decision.retryAfter() == null ? null : seconds(decision.retryAfter()), now);
+        return Verdict.answering(
+                request,
+                hook,
+                decision.outcome(),
+                decision.reason(),
+                decision.message(),
+                decision.retryAfter() == null ? null : seconds(decision.retryAfter()),
+                now);
     }
 
     /** A PENDING heartbeat; it promises the next one within the heartbeat interval. */
     Verdict heartbeat(String reason, String message, Instant now) {
-        return Verdict.answering(request, hook, Outcome.PENDING, reason, message,
-                seconds(policy.heartbeatInterval()), now);
+        return Verdict.answering(
+                request, hook, Outcome.PENDING, reason, message, seconds(policy.heartbeatInterval()), now);
     }
 
     /**
@@ -96,8 +105,13 @@ final class GateCheck {
      * reason, so that a verdict republished after a crash or a re-check is recognised as a duplicate.
      */
     String finalVerdictId(Decision decision) {
-        String identity = String.join("\n", request.gateId(), Integer.toString(request.attempt()), hook,
-                decision.outcome().name(), decision.reason());
+        String identity = String.join(
+                "\n",
+                request.gateId(),
+                Integer.toString(request.attempt()),
+                hook,
+                decision.outcome().name(),
+                decision.reason());
         return UUID.nameUUIDFromBytes(identity.getBytes(StandardCharsets.UTF_8)).toString();
     }
 

@@ -1,12 +1,10 @@
 package io.mcdhooks.hooks.runner;
 
-import java.util.Set;
-
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.TopicPartition;
-
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
 
 /** Where the runner reads GateRequests from: the small part of a Kafka consumer it uses. */
 public interface GateRequestLog {

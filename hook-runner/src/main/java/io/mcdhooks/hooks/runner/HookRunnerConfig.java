@@ -1,5 +1,9 @@
 package io.mcdhooks.hooks.runner;
 
+import io.mcdhooks.hooks.api.GateSelector;
+import io.mcdhooks.schemas.Stage;
+import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.mcdhooks.schemas.kafka.Topics;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.URI;
@@ -20,11 +24,6 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-
-import io.mcdhooks.hooks.api.GateSelector;
-import io.mcdhooks.schemas.Stage;
-import io.mcdhooks.schemas.kafka.KafkaSettings;
-import io.mcdhooks.schemas.kafka.Topics;
 
 /**
  * Everything a runner process needs, read once from the environment ({@code MCDHOOKS_*}, and the
@@ -57,8 +56,8 @@ public record HookRunnerConfig(
 
     public HookRunnerConfig {
         if (concurrency < 1 || maxOpenGates < concurrency) {
-            throw new ConfigException("need 1 <= MCDHOOKS_CONCURRENCY <= MCDHOOKS_MAX_OPEN_GATES, got "
-                    + concurrency + " and " + maxOpenGates);
+            throw new ConfigException("need 1 <= MCDHOOKS_CONCURRENCY <= MCDHOOKS_MAX_OPEN_GATES, got " + concurrency
+                    + " and " + maxOpenGates);
         }
         if (hook instanceof HookSettings.SelfCheck && nodeName == null) {
             throw new ConfigException("MCDHOOKS_NODE_NAME is required for a selfcheck hook: it checks its own node");
@@ -89,7 +88,8 @@ public record HookRunnerConfig(
         Settings s = new Settings(vars);
         KafkaSettings kafka = KafkaSettings.fromEnvironment(env);
         if (kafka.asMap().get("bootstrap.servers") == null) {
-            throw new ConfigException("KAFKA_BOOTSTRAP_SERVERS is required (or bootstrap.servers in KAFKA_PROPERTIES_FILE)");
+            throw new ConfigException(
+                    "KAFKA_BOOTSTRAP_SERVERS is required (or bootstrap.servers in KAFKA_PROPERTIES_FILE)");
         }
         String kind = s.optional("HOOK_KIND", "java");
         return new HookRunnerConfig(
@@ -98,7 +98,8 @@ public record HookRunnerConfig(
                 selector(s),
                 s.integer("CONCURRENCY", 16),
                 s.integer("MAX_OPEN_GATES", 1000),
-                new RunnerPolicy(s.duration("CHECK_TIMEOUT", Duration.ofMinutes(10)),
+                new RunnerPolicy(
+                        s.duration("CHECK_TIMEOUT", Duration.ofMinutes(10)),
                         s.duration("HEARTBEAT_INTERVAL", Duration.ofSeconds(30)),
                         s.duration("RETRY_BACKOFF", Duration.ofSeconds(5)),
                         s.duration("RETRY_BACKOFF_MAX", Duration.ofMinutes(5))),
@@ -144,19 +145,24 @@ public record HookRunnerConfig(
             case "java" -> null;
             case "exec" -> new HookSettings.Exec(s.required("EXEC_COMMAND"), s.duration("RECHECK_AFTER", null));
             case "http" -> new HookSettings.Http(s.uri("HTTP_URL"), s.path("HTTP_CA_FILE"));
-            case "kmod" -> new HookSettings.KernelModules(s.required("KMOD_CATALOG"),
-                    s.list(s.required("KMOD_MODULES")), s.duration("RECHECK_AFTER", Duration.ofMinutes(5)));
+            case "kmod" ->
+                new HookSettings.KernelModules(
+                        s.required("KMOD_CATALOG"),
+                        s.list(s.required("KMOD_MODULES")),
+                        s.duration("RECHECK_AFTER", Duration.ofMinutes(5)));
             case "selfcheck" -> {
                 String command = s.optional("SELFCHECK_COMMAND", null);
                 String url = s.optional("SELFCHECK_URL", null);
                 if ((command == null) == (url == null)) {
-                    throw new ConfigException("set exactly one of MCDHOOKS_SELFCHECK_COMMAND and MCDHOOKS_SELFCHECK_URL");
+                    throw new ConfigException(
+                            "set exactly one of MCDHOOKS_SELFCHECK_COMMAND and MCDHOOKS_SELFCHECK_URL");
                 }
-                yield new HookSettings.SelfCheck(command, url == null ? null : s.uri("SELFCHECK_URL"),
-                        s.duration("RECHECK_AFTER", null));
+                yield new HookSettings.SelfCheck(
+                        command, url == null ? null : s.uri("SELFCHECK_URL"), s.duration("RECHECK_AFTER", null));
             }
-            default -> throw new ConfigException("MCDHOOKS_HOOK_KIND: '" + kind
-                    + "' is not one of exec, http, kmod, selfcheck (or unset for a Java hook)");
+            default ->
+                throw new ConfigException("MCDHOOKS_HOOK_KIND: '" + kind
+                        + "' is not one of exec, http, kmod, selfcheck (or unset for a Java hook)");
         };
     }
 
@@ -167,8 +173,7 @@ public record HookRunnerConfig(
         } catch (IOException e) {
             throw new ConfigException(CONFIG_FILE + "=" + file + " cannot be read: " + e.getMessage());
         }
-        return properties.stringPropertyNames().stream()
-                .collect(Collectors.toMap(k -> k, properties::getProperty));
+        return properties.stringPropertyNames().stream().collect(Collectors.toMap(k -> k, properties::getProperty));
     }
 
     /** Durations as {@code 250ms}, {@code 30s}, {@code 5m}, {@code 1h} or ISO-8601 ({@code PT30S}). */
@@ -190,8 +195,9 @@ public record HookRunnerConfig(
     public String toString() {
         return "HookRunnerConfig[hookName=" + hookName + ", nodeName=" + nodeName + ", selector=" + selector
                 + ", concurrency=" + concurrency + ", maxOpenGates=" + maxOpenGates + ", policy=" + policy
-                + ", shutdownTimeout=" + shutdownTimeout + ", topics=" + List.of(gateRequestsTopic, verdictsTopic,
-                deadLetterTopic) + ", hook=" + hook + ", kafka=" + kafka + "]";
+                + ", shutdownTimeout=" + shutdownTimeout + ", topics="
+                + List.of(gateRequestsTopic, verdictsTopic, deadLetterTopic) + ", hook=" + hook + ", kafka=" + kafka
+                + "]";
     }
 
     /** Typed access to the variables, every error naming its variable. */
@@ -239,8 +245,8 @@ public record HookRunnerConfig(
                 }
                 return parsed;
             } catch (DateTimeParseException e) {
-                throw new ConfigException(PREFIX + name + "='" + value
-                        + "' is not a duration such as 250ms, 30s, 5m, 1h or PT30S");
+                throw new ConfigException(
+                        PREFIX + name + "='" + value + "' is not a duration such as 250ms, 30s, 5m, 1h or PT30S");
             }
         }
 
@@ -270,7 +276,10 @@ public record HookRunnerConfig(
         }
 
         List<String> list(String value) {
-            return Arrays.stream(value.split(",")).map(String::trim).filter(v -> !v.isEmpty()).toList();
+            return Arrays.stream(value.split(","))
+                    .map(String::trim)
+                    .filter(v -> !v.isEmpty())
+                    .toList();
         }
     }
 }

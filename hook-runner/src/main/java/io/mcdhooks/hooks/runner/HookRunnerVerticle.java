@@ -1,32 +1,5 @@
 package io.mcdhooks.hooks.runner;
 
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BiFunction;
-
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.mcdhooks.hooks.api.CheckContext;
 import io.mcdhooks.hooks.api.Decision;
 import io.mcdhooks.hooks.api.GateSelector;
@@ -44,6 +17,33 @@ import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hosts one hook: reads GateRequests, runs checks with bounded concurrency, heartbeats while they
@@ -84,9 +84,12 @@ public final class HookRunnerVerticle extends VerticleBase {
         this(hook, config, Clock.systemUTC(), KafkaGateRequestLog::new, KafkaRecordPublisher::new);
     }
 
-    HookRunnerVerticle(Hook hook, HookRunnerConfig config, Clock clock,
-                       BiFunction<Vertx, HookRunnerConfig, GateRequestLog> logFactory,
-                       BiFunction<Vertx, HookRunnerConfig, RecordPublisher> publisherFactory) {
+    HookRunnerVerticle(
+            Hook hook,
+            HookRunnerConfig config,
+            Clock clock,
+            BiFunction<Vertx, HookRunnerConfig, GateRequestLog> logFactory,
+            BiFunction<Vertx, HookRunnerConfig, RecordPublisher> publisherFactory) {
         this.hook = Objects.requireNonNull(hook, "hook");
         this.config = Objects.requireNonNull(config, "config");
         this.selector = Objects.requireNonNull(hook.selector(), "hook.selector()");
@@ -108,12 +111,18 @@ public final class HookRunnerVerticle extends VerticleBase {
 
     @Override
     public Future<?> start() {
-        LOG.atInfo().addKeyValue("hook", config.hookName()).addKeyValue("selector", selector)
-                .addKeyValue("config", config).log("hook runner starting");
+        LOG.atInfo()
+                .addKeyValue("hook", config.hookName())
+                .addKeyValue("selector", selector)
+                .addKeyValue("config", config)
+                .log("hook runner starting");
         // Blocking hook work may legitimately run as long as a check may: warn only beyond that.
         long maxExecute = config.policy().checkTimeout().plusMinutes(1).toMillis();
-        workers = vertx.createSharedWorkerExecutor("mcdhooks-hook-" + config.hookName() + "-" + deploymentID(),
-                config.concurrency(), maxExecute, TimeUnit.MILLISECONDS);
+        workers = vertx.createSharedWorkerExecutor(
+                "mcdhooks-hook-" + config.hookName() + "-" + deploymentID(),
+                config.concurrency(),
+                maxExecute,
+                TimeUnit.MILLISECONDS);
         requests = logFactory.apply(vertx, config);
         publisher = publisherFactory.apply(vertx, config);
         return requests.start(this::onRecord, this::onRevoked);
@@ -145,7 +154,8 @@ public final class HookRunnerVerticle extends VerticleBase {
                 .eventually(requests::close)
                 .eventually(publisher::close)
                 .eventually(workers::close)
-                .onComplete(ar -> LOG.atInfo().addKeyValue("hook", config.hookName()).log("hook runner stopped"));
+                .onComplete(ar ->
+                        LOG.atInfo().addKeyValue("hook", config.hookName()).log("hook runner stopped"));
     }
 
     private void onRecord(ConsumerRecord<byte[], byte[]> record) {
@@ -157,7 +167,9 @@ public final class HookRunnerVerticle extends VerticleBase {
         Message message;
         try {
             String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-            message = cloudEvents.fromRecord(key, record.headers(), record.value()).message();
+            message = cloudEvents
+                    .fromRecord(key, record.headers(), record.value())
+                    .message();
         } catch (InvalidMessageException e) {
             deadLetter(record, partition, e.reason().name(), e.getMessage());
             return;
@@ -172,13 +184,17 @@ public final class HookRunnerVerticle extends VerticleBase {
             skipped = "already being checked";
         }
         if (skipped != null) {
-            LOG.atDebug().addKeyValue("hook", config.hookName()).addKeyValue("gate", request.gateId())
-                    .addKeyValue("attempt", request.attempt()).addKeyValue("why", skipped).log("request skipped");
+            LOG.atDebug()
+                    .addKeyValue("hook", config.hookName())
+                    .addKeyValue("gate", request.gateId())
+                    .addKeyValue("attempt", request.attempt())
+                    .addKeyValue("why", skipped)
+                    .log("request skipped");
             completed(partition, record.offset());
             return;
         }
-        OpenGate gate = new OpenGate(key, partition, record.offset(),
-                new GateCheck(request, config.hookName(), config.policy()));
+        OpenGate gate = new OpenGate(
+                key, partition, record.offset(), new GateCheck(request, config.hookName(), config.policy()));
         open.put(key, gate);
         gauges.open(open.size());
         if (open.size() >= config.maxOpenGates() && !paused) {
@@ -191,7 +207,9 @@ public final class HookRunnerVerticle extends VerticleBase {
     }
 
     private String skipReason(GateRequest request, Instant now) {
-        if (config.nodeLocal() && (request.node() == null || !config.nodeName().equals(request.node().name()))) {
+        if (config.nodeLocal()
+                && (request.node() == null
+                        || !config.nodeName().equals(request.node().name()))) {
             return "not this runner's node";
         }
         if (!selector.matches(request)) {
@@ -224,10 +242,11 @@ public final class HookRunnerVerticle extends VerticleBase {
             gate.firstStartedAt = now;
         }
         if (gate.heartbeatTimer < 0) {
-            gate.heartbeatTimer = vertx.setPeriodic(config.policy().heartbeatInterval().toMillis(),
-                    id -> heartbeat(gate));
+            gate.heartbeatTimer =
+                    vertx.setPeriodic(config.policy().heartbeatInterval().toMillis(), id -> heartbeat(gate));
         }
-        long untilCutoff = Math.max(1, Duration.between(now, gate.check.cutoff(now)).toMillis());
+        long untilCutoff =
+                Math.max(1, Duration.between(now, gate.check.cutoff(now)).toMillis());
         run.timeoutTimer = vertx.setTimer(untilCutoff, id -> onTimeout(gate, run));
         CompletionStage<Decision> stage;
         try {
@@ -279,9 +298,13 @@ public final class HookRunnerVerticle extends VerticleBase {
             stopHeartbeat(gate);
             track(publishFinal(gate, recheck.verdict()).onSuccess(v -> waitUntil(gate, recheck.at())));
         } else if (step instanceof Step.Retry retry) {
-            LOG.atWarn().addKeyValue("hook", config.hookName()).addKeyValue("gate", request.gateId())
-                    .addKeyValue("attempt", request.attempt()).addKeyValue("retryAt", retry.at())
-                    .addKeyValue("error", retry.error()).log("check failed; retrying");
+            LOG.atWarn()
+                    .addKeyValue("hook", config.hookName())
+                    .addKeyValue("gate", request.gateId())
+                    .addKeyValue("attempt", request.attempt())
+                    .addKeyValue("retryAt", retry.at())
+                    .addKeyValue("error", retry.error())
+                    .log("check failed; retrying");
             waitUntil(gate, retry.at());
         }
     }
@@ -303,9 +326,13 @@ public final class HookRunnerVerticle extends VerticleBase {
     private Future<Void> publishFinal(OpenGate gate, Decision decision) {
         Verdict verdict = gate.check.verdict(decision, clock.instant());
         GateRequest request = gate.check.request();
-        LOG.atInfo().addKeyValue("hook", config.hookName()).addKeyValue("gate", request.gateId())
-                .addKeyValue("attempt", request.attempt()).addKeyValue("outcome", decision.outcome())
-                .addKeyValue("reason", decision.reason()).log("verdict");
+        LOG.atInfo()
+                .addKeyValue("hook", config.hookName())
+                .addKeyValue("gate", request.gateId())
+                .addKeyValue("attempt", request.attempt())
+                .addKeyValue("outcome", decision.outcome())
+                .addKeyValue("reason", decision.reason())
+                .log("verdict");
         return sendReliably(toRecord(verdict, gate.check.finalVerdictId(decision)))
                 .onSuccess(v -> gauges.finalVerdictSent());
     }
@@ -318,16 +345,25 @@ public final class HookRunnerVerticle extends VerticleBase {
     private void sendHeartbeat(OpenGate gate, String reason, String message) {
         Verdict pending = gate.check.heartbeat(reason, message, clock.instant());
         // Heartbeats are distinct events; a lost one is made good by the next.
-        track(publisher.send(toRecord(pending, UUID.randomUUID().toString()))
-                .onFailure(e -> LOG.atWarn().addKeyValue("hook", config.hookName())
-                        .addKeyValue("gate", gate.check.request().gateId()).setCause(e).log("heartbeat not sent")));
+        track(publisher
+                .send(toRecord(pending, UUID.randomUUID().toString()))
+                .onFailure(e -> LOG.atWarn()
+                        .addKeyValue("hook", config.hookName())
+                        .addKeyValue("gate", gate.check.request().gateId())
+                        .setCause(e)
+                        .log("heartbeat not sent")));
     }
 
-    private void deadLetter(ConsumerRecord<byte[], byte[]> record, TopicPartition partition, String reason,
-                            String error) {
-        LOG.atWarn().addKeyValue("hook", config.hookName()).addKeyValue("topic", record.topic())
-                .addKeyValue("partition", record.partition()).addKeyValue("offset", record.offset())
-                .addKeyValue("reason", reason).addKeyValue("error", error).log("request dead-lettered");
+    private void deadLetter(
+            ConsumerRecord<byte[], byte[]> record, TopicPartition partition, String reason, String error) {
+        LOG.atWarn()
+                .addKeyValue("hook", config.hookName())
+                .addKeyValue("topic", record.topic())
+                .addKeyValue("partition", record.partition())
+                .addKeyValue("offset", record.offset())
+                .addKeyValue("reason", reason)
+                .addKeyValue("error", error)
+                .log("request dead-lettered");
         track(sendReliably(DeadLetters.of(record, config.deadLetterTopic(), config.hookName(), reason, error))
                 .onSuccess(v -> completed(partition, record.offset())));
     }
@@ -338,8 +374,11 @@ public final class HookRunnerVerticle extends VerticleBase {
             if (stopping) {
                 return Future.failedFuture(e);
             }
-            LOG.atWarn().addKeyValue("hook", config.hookName()).addKeyValue("topic", record.topic())
-                    .setCause(e).log("send failed; retrying");
+            LOG.atWarn()
+                    .addKeyValue("hook", config.hookName())
+                    .addKeyValue("topic", record.topic())
+                    .setCause(e)
+                    .log("send failed; retrying");
             Promise<Void> later = Promise.promise();
             vertx.setTimer(config.policy().retryBackoff().toMillis(), id -> later.complete());
             return later.future().compose(v -> sendReliably(record));
@@ -348,11 +387,15 @@ public final class HookRunnerVerticle extends VerticleBase {
 
     private ProducerRecord<byte[], byte[]> toRecord(Verdict verdict, String id) {
         VerdictSigner sign = signer;
-        ProducerRecord<String, byte[]> record = cloudEvents.toRecord(config.verdictsTopic(), verdict, id, source,
+        ProducerRecord<String, byte[]> record = cloudEvents.toRecord(
+                config.verdictsTopic(),
+                verdict,
+                id,
+                source,
                 verdict.producedAt().atOffset(ZoneOffset.UTC),
                 sign == null ? Map.of() : Map.of(CloudEventsKafka.JWS_EXTENSION, sign.sign(verdict)));
-        return new ProducerRecord<>(record.topic(), null, record.key().getBytes(StandardCharsets.UTF_8),
-                record.value(), record.headers());
+        return new ProducerRecord<>(
+                record.topic(), null, record.key().getBytes(StandardCharsets.UTF_8), record.value(), record.headers());
     }
 
     /** The gate is done: forget it and commit whatever its completion allows. */
@@ -373,10 +416,14 @@ public final class HookRunnerVerticle extends VerticleBase {
         if (next.isEmpty()) {
             return Future.succeededFuture();
         }
-        return track(requests.commit(partition, next.getAsLong()).onFailure(e -> LOG.atWarn()
-                .addKeyValue("hook", config.hookName()).addKeyValue("topic", partition.topic())
-                .addKeyValue("partition", partition.partition()).addKeyValue("offset", next.getAsLong())
-                .setCause(e).log("commit failed; the records will be read again")));
+        return track(requests.commit(partition, next.getAsLong())
+                .onFailure(e -> LOG.atWarn()
+                        .addKeyValue("hook", config.hookName())
+                        .addKeyValue("topic", partition.topic())
+                        .addKeyValue("partition", partition.partition())
+                        .addKeyValue("offset", next.getAsLong())
+                        .setCause(e)
+                        .log("commit failed; the records will be read again")));
     }
 
     private void onRevoked(Set<TopicPartition> partitions) {
@@ -408,7 +455,9 @@ public final class HookRunnerVerticle extends VerticleBase {
             if (gate.run != null) {
                 gate.run.cancel();
                 endRun(gate);
-                sendHeartbeat(gate, GateCheck.STOPPING_REASON,
+                sendHeartbeat(
+                        gate,
+                        GateCheck.STOPPING_REASON,
                         "the runner stopped during the check; it will be checked again after restart");
                 open.remove(gate.key);
             }
@@ -445,9 +494,9 @@ public final class HookRunnerVerticle extends VerticleBase {
 
     private static String describe(Throwable error) {
         Throwable root = error;
-        while (root.getCause() != null && root.getCause() != root
-                && (root instanceof java.util.concurrent.CompletionException
-                || root instanceof java.util.concurrent.ExecutionException)) {
+        while (root.getCause() != null
+                && root.getCause() != root
+                && (root instanceof CompletionException || root instanceof ExecutionException)) {
             root = root.getCause();
         }
         return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
@@ -503,7 +552,9 @@ public final class HookRunnerVerticle extends VerticleBase {
         }
 
         private void cancel() {
-            cancellation.cancel(e -> LOG.atWarn().addKeyValue("hook", config.hookName()).setCause(e)
+            cancellation.cancel(e -> LOG.atWarn()
+                    .addKeyValue("hook", config.hookName())
+                    .setCause(e)
                     .log("cancel action failed"));
         }
     }

@@ -9,12 +9,10 @@ import java.util.List;
 public sealed interface HookSettings {
 
     /** Runs {@code command} with {@code /bin/sh -c}; see the hook author's guide for the protocol. */
-    record Exec(String command, Duration recheckAfter) implements HookSettings {
-    }
+    record Exec(String command, Duration recheckAfter) implements HookSettings {}
 
     /** POSTs the request as a structured-mode CloudEvent to {@code url}. */
-    record Http(URI url, Path caFile) implements HookSettings {
-    }
+    record Http(URI url, Path caFile) implements HookSettings {}
 
     /** Kernel-module readiness against a catalog (a file path or an http(s) URL). */
     record KernelModules(String catalog, List<String> modules, Duration recheckAfter) implements HookSettings {
@@ -24,6 +22,5 @@ public sealed interface HookSettings {
     }
 
     /** Node self-check after an update: exactly one of a command or an http(s) URL. */
-    record SelfCheck(String command, URI url, Duration recheckAfter) implements HookSettings {
-    }
+    record SelfCheck(String command, URI url, Duration recheckAfter) implements HookSettings {}
 }

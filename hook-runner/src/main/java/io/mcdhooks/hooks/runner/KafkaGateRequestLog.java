@@ -1,10 +1,14 @@
 package io.mcdhooks.hooks.runner;
 
+import io.mcdhooks.schemas.kafka.Partitions;
+import io.vertx.core.Future;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.kafka.client.consumer.KafkaReadStream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -13,12 +17,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.mcdhooks.schemas.kafka.Partitions;
-import io.vertx.core.Future;
-import io.vertx.core.Handler;
-import io.vertx.core.Vertx;
-import io.vertx.kafka.client.consumer.KafkaReadStream;
 
 /**
  * The GateRequests topic through Vert.x's Kafka consumer, offsets committed by hand only. A shared
@@ -39,13 +37,14 @@ final class KafkaGateRequestLog implements GateRequestLog {
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         settings.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         settings.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "mcdhooks-hook-" + config.hookName());
-        this.consumer = KafkaReadStream.create(vertx, settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.consumer =
+                KafkaReadStream.create(vertx, settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     @Override
     public Future<Void> start(Handler<ConsumerRecord<byte[], byte[]>> records, Handler<Set<TopicPartition>> revoked) {
-        consumer.exceptionHandler(e -> LOG.atWarn().addKeyValue("hook", config.hookName())
-                .setCause(e).log("Kafka consumer error"));
+        consumer.exceptionHandler(e ->
+                LOG.atWarn().addKeyValue("hook", config.hookName()).setCause(e).log("Kafka consumer error"));
         consumer.handler(records);
         String topic = config.gateRequestsTopic();
         if (!config.nodeLocal()) {
@@ -60,8 +59,11 @@ final class KafkaGateRequestLog implements GateRequestLog {
             return Future.failedFuture("topic " + topic + " has no partitions (does it exist?)");
         }
         TopicPartition mine = new TopicPartition(topic, Partitions.forKey(config.nodeName(), partitions.size()));
-        LOG.atInfo().addKeyValue("hook", config.hookName()).addKeyValue("node", config.nodeName())
-                .addKeyValue("topic", topic).addKeyValue("partition", mine.partition())
+        LOG.atInfo()
+                .addKeyValue("hook", config.hookName())
+                .addKeyValue("node", config.nodeName())
+                .addKeyValue("topic", topic)
+                .addKeyValue("partition", mine.partition())
                 .log("node-local: reading only the node's partition");
         return consumer.assign(Set.of(mine));
     }
@@ -78,7 +80,8 @@ final class KafkaGateRequestLog implements GateRequestLog {
 
     @Override
     public Future<Void> commit(TopicPartition partition, long nextOffset) {
-        return consumer.commit(Map.of(partition, new OffsetAndMetadata(nextOffset))).mapEmpty();
+        return consumer.commit(Map.of(partition, new OffsetAndMetadata(nextOffset)))
+                .mapEmpty();
     }
 
     @Override

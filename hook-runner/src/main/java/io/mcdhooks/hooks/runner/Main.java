@@ -1,12 +1,5 @@
 package io.mcdhooks.hooks.runner;
 
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Function;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.mcdhooks.hooks.api.Hook;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -14,6 +7,11 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The runner process. {@code main} hosts a built-in hook kind named by {@code MCDHOOKS_HOOK_KIND};
@@ -28,8 +26,7 @@ public final class Main {
 
     private static final Logger LOG = LoggerFactory.getLogger(Main.class);
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) {
         run(vertx -> BuiltInHooks.create(vertx, config()));
@@ -51,15 +48,20 @@ public final class Main {
             exitWithConfigError(e);
             return;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                // Undeploying stops the runner: running checks finish or report, offsets are committed.
-                vertx.close().toCompletionStage().toCompletableFuture()
-                        .get(config.shutdownTimeout().toSeconds() + 15, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                LOG.atWarn().setCause(e).log("runner did not stop cleanly");
-            }
-        }, "mcdhooks-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                // Undeploying stops the runner: running checks finish or report, offsets are committed.
+                                vertx.close()
+                                        .toCompletionStage()
+                                        .toCompletableFuture()
+                                        .get(config.shutdownTimeout().toSeconds() + 15, TimeUnit.SECONDS);
+                            } catch (Exception e) {
+                                LOG.atWarn().setCause(e).log("runner did not stop cleanly");
+                            }
+                        },
+                        "mcdhooks-shutdown"));
         try {
             runner.signWith(VerdictSigner.fromEnvironment(System.getenv()));
         } catch (ConfigException e) {
@@ -71,15 +73,18 @@ public final class Main {
         AtomicBoolean ready = new AtomicBoolean();
         int port = httpPort();
         if (port >= 0) {
-            RunnerEndpoints.serve(vertx, port, registry, ready::get).onFailure(e ->
-                    LOG.atError().setCause(e).log("cannot serve health and metrics on port {}", port));
+            RunnerEndpoints.serve(vertx, port, registry, ready::get)
+                    .onFailure(e -> LOG.atError().setCause(e).log("cannot serve health and metrics on port {}", port));
         }
         vertx.deployVerticle(runner).onComplete(ar -> {
             ready.set(ar.succeeded());
             if (ar.succeeded()) {
                 LOG.atInfo().addKeyValue("hook", config.hookName()).log("hook runner started");
             } else {
-                LOG.atError().addKeyValue("hook", config.hookName()).setCause(ar.cause()).log("hook runner failed to start");
+                LOG.atError()
+                        .addKeyValue("hook", config.hookName())
+                        .setCause(ar.cause())
+                        .log("hook runner failed to start");
                 System.exit(EXIT_START_FAILED);
             }
         });
@@ -87,7 +92,8 @@ public final class Main {
 
     /** MCDHOOKS_HTTP_PORT: health and metrics (default 8080; {@code off} serves none). */
     private static int httpPort() {
-        String value = System.getenv().getOrDefault("MCDHOOKS_HTTP_PORT", "8080").trim();
+        String value =
+                System.getenv().getOrDefault("MCDHOOKS_HTTP_PORT", "8080").trim();
         if ("off".equalsIgnoreCase(value)) {
             return -1;
         }

@@ -4,7 +4,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeSet;
-
 import org.apache.kafka.common.TopicPartition;
 
 /**

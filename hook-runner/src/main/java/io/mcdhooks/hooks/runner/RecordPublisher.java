@@ -1,8 +1,7 @@
 package io.mcdhooks.hooks.runner;
 
-import org.apache.kafka.clients.producer.ProducerRecord;
-
 import io.vertx.core.Future;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /** Where verdicts and dead letters go; a future completes once the broker has the record. */
 public interface RecordPublisher {

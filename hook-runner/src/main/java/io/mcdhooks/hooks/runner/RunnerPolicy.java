@@ -11,8 +11,8 @@ import java.util.Objects;
  * @param retryBackoff      first delay after a transient error; doubles each time
  * @param maxRetryBackoff   the cap of that doubling
  */
-public record RunnerPolicy(Duration checkTimeout, Duration heartbeatInterval, Duration retryBackoff,
-                           Duration maxRetryBackoff) {
+public record RunnerPolicy(
+        Duration checkTimeout, Duration heartbeatInterval, Duration retryBackoff, Duration maxRetryBackoff) {
 
     public RunnerPolicy {
         positive(checkTimeout, "checkTimeout");

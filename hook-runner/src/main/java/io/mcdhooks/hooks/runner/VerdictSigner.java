@@ -1,5 +1,7 @@
 package io.mcdhooks.hooks.runner;
 
+import io.mcdhooks.schemas.Verdict;
+import io.mcdhooks.schemas.sign.VerdictSignatures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -7,9 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PrivateKey;
 import java.util.Map;
-
-import io.mcdhooks.schemas.Verdict;
-import io.mcdhooks.schemas.sign.VerdictSignatures;
 
 /**
  * Signs a runner's verdicts with its Ed25519 key, so that only this hook can speak for itself.
@@ -31,7 +30,10 @@ public record VerdictSigner(PrivateKey key, String keyId) {
         Path path = Path.of(file);
         try {
             PrivateKey key = VerdictSignatures.privateKey(Files.readString(path, StandardCharsets.US_ASCII));
-            return new VerdictSigner(key, env.getOrDefault("MCDHOOKS_SIGNING_KEY_ID", path.getFileName().toString()));
+            return new VerdictSigner(
+                    key,
+                    env.getOrDefault(
+                            "MCDHOOKS_SIGNING_KEY_ID", path.getFileName().toString()));
         } catch (IOException e) {
             throw new UncheckedIOException("MCDHOOKS_SIGNING_KEY_FILE=" + file + " cannot be read", e);
         } catch (IllegalArgumentException e) {

@@ -2,6 +2,12 @@ package io.mcdhooks.hooks.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.http.HttpHook;
+import io.mcdhooks.hooks.http.StructuredCloudEvent;
+import io.mcdhooks.hooks.testing.Requests;
+import io.mcdhooks.schemas.Outcome;
+import io.mcdhooks.schemas.codec.MessageCodec;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -17,15 +23,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
-
-import io.mcdhooks.hooks.api.Decision;
-import io.mcdhooks.hooks.http.HttpHook;
-import io.mcdhooks.hooks.http.StructuredCloudEvent;
-import io.mcdhooks.hooks.testing.Requests;
-import io.mcdhooks.schemas.Outcome;
-import io.mcdhooks.schemas.codec.MessageCodec;
 
 /**
  * The guide's examples are the files the tests run: every block after an {@code <!-- example: path -->}
@@ -37,8 +35,8 @@ class HookAuthorsGuideTest {
 
     private static final Path REPO = Path.of("..").toAbsolutePath().normalize();
     private static final Path GUIDE = REPO.resolve("docs/hook-authors-guide.md");
-    private static final Pattern EXAMPLE = Pattern.compile(
-            "<!-- example: (\\S+) -->\\R```[a-z]*\\R(.*?)```", Pattern.DOTALL);
+    private static final Pattern EXAMPLE =
+            Pattern.compile("<!-- example: (\\S+) -->\\R```[a-z]*\\R(.*?)```", Pattern.DOTALL);
     private static final Pattern BLOCK = Pattern.compile("```([a-z]*)\\R(.*?)```", Pattern.DOTALL);
 
     @Test
@@ -54,7 +52,8 @@ class HookAuthorsGuideTest {
 
         assertThat(included).contains("hook-runner/src/main/java/io/mcdhooks/hooks/examples/ChangeFreezeHook.java");
         try (Stream<Path> examples = Files.walk(REPO.resolve("hook-runner/examples"))) {
-            assertThat(examples.filter(Files::isRegularFile).map(p -> REPO.relativize(p).toString()))
+            assertThat(examples.filter(Files::isRegularFile)
+                            .map(p -> REPO.relativize(p).toString()))
                     .allSatisfy(path -> assertThat(included).contains(path));
         }
     }
@@ -62,13 +61,21 @@ class HookAuthorsGuideTest {
     @Test
     void theStructuredRequestExampleHasExactlyTheAttributesTheHttpHookSends() throws IOException {
         String example = block("json", "{\"specversion\"");
-        Set<String> documented = new TreeSet<>(Pattern.compile("\"([a-z]+)\":").matcher(example).results()
-                .map(m -> m.group(1)).toList());
+        Set<String> documented = new TreeSet<>(Pattern.compile("\"([a-z]+)\":")
+                .matcher(example)
+                .results()
+                .map(m -> m.group(1))
+                .toList());
 
-        byte[] sent = StructuredCloudEvent.of(Requests.preUpdate("node-1", Duration.ofMinutes(5)), new MessageCodec(),
-                URI.create("/hooks/kmod-check"), OffsetDateTime.now());
+        byte[] sent = StructuredCloudEvent.of(
+                Requests.preUpdate("node-1", Duration.ofMinutes(5)),
+                new MessageCodec(),
+                URI.create("/hooks/kmod-check"),
+                OffsetDateTime.now());
         Set<String> attributes = new TreeSet<>();
-        for (Iterator<String> names = MessageCodec.newObjectMapper().readTree(sent).fieldNames(); names.hasNext();) {
+        for (Iterator<String> names =
+                        MessageCodec.newObjectMapper().readTree(sent).fieldNames();
+                names.hasNext(); ) {
             attributes.add(names.next());
         }
         assertThat(documented).isEqualTo(attributes);
@@ -85,8 +92,8 @@ class HookAuthorsGuideTest {
 
     @Test
     void theHookInterfaceShownIsTheOneInTheSdk() throws IOException {
-        String source = normalize(Files.readString(
-                REPO.resolve("hook-runner/src/main/java/io/mcdhooks/hooks/api/Hook.java")));
+        String source =
+                normalize(Files.readString(REPO.resolve("hook-runner/src/main/java/io/mcdhooks/hooks/api/Hook.java")));
         for (String line : block("java", "public interface Hook {").lines().toList()) {
             String code = normalize(line.replaceAll("//.*$", ""));
             if (!code.isEmpty()) {
@@ -97,9 +104,14 @@ class HookAuthorsGuideTest {
 
     /** The one block of that language that starts with {@code start}. */
     private static String block(String language, String start) throws IOException {
-        List<String> found = BLOCK.matcher(Files.readString(GUIDE)).results()
-                .filter(m -> m.group(1).equals(language) && m.group(2).startsWith(start)).map(m -> m.group(2)).toList();
-        assertThat(found).as("%s blocks starting with %s in the guide", language, start).hasSize(1);
+        List<String> found = BLOCK.matcher(Files.readString(GUIDE))
+                .results()
+                .filter(m -> m.group(1).equals(language) && m.group(2).startsWith(start))
+                .map(m -> m.group(2))
+                .toList();
+        assertThat(found)
+                .as("%s blocks starting with %s in the guide", language, start)
+                .hasSize(1);
         return found.get(0);
     }
 

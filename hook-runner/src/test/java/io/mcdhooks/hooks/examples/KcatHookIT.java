@@ -1,21 +1,7 @@
 package io.mcdhooks.hooks.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 import io.mcdhooks.hooks.testing.KafkaFixture;
 import io.mcdhooks.hooks.testing.Requests;
@@ -25,6 +11,18 @@ import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Verdict;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The guide's shell hook: stock kcat and jq, nothing from this project but the schema. */
 @ExtendWith(KafkaBrokerExtension.class)
@@ -37,7 +35,8 @@ class KcatHookIT {
 
     @BeforeEach
     void fixture(KafkaBroker broker) {
-        assumeTrue(onPath("kcat") && onPath("jq"),
+        assumeTrue(
+                onPath("kcat") && onPath("jq"),
                 "kcat and jq are not installed (Debian: apt-get install kcat jq); the shell hook cannot be tested");
         fx = new KafkaFixture(broker);
     }
@@ -59,9 +58,18 @@ class KcatHookIT {
         // Given the guide's script running during a change freeze (kcat exits if its topic is missing)
         fx.createTopic(fx.requestsTopic, 1);
         ProcessBuilder builder = new ProcessBuilder("setsid", SCRIPT.toString())
-                .redirectErrorStream(true).redirectOutput(new File("target/kcat-hook.log"));
-        builder.environment().putAll(Map.of("BOOTSTRAP", fx.bootstrapServers(), "REQUESTS_TOPIC", fx.requestsTopic,
-                "VERDICTS_TOPIC", fx.verdictsTopic, "FREEZE", "end-of-quarter"));
+                .redirectErrorStream(true)
+                .redirectOutput(new File("target/kcat-hook.log"));
+        builder.environment()
+                .putAll(Map.of(
+                        "BOOTSTRAP",
+                        fx.bootstrapServers(),
+                        "REQUESTS_TOPIC",
+                        fx.requestsTopic,
+                        "VERDICTS_TOPIC",
+                        fx.verdictsTopic,
+                        "FREEZE",
+                        "end-of-quarter"));
         hook = builder.start();
 
         // When a pool gate and a node gate open
@@ -81,12 +89,13 @@ class KcatHookIT {
         assertThat(nodeVerdict.node()).isEqualTo("node-1");
         assertThat(nodeVerdict.attempt()).isEqualTo(node.attempt());
         List<ConsumerRecord<byte[], byte[]>> records = fx.verdictRecords();
-        assertThat(records).allSatisfy(r -> assertThat(CloudEventsKafka.header(r.headers(), "ce_source"))
-                .isEqualTo("/hooks/shell-change-freeze"));
+        assertThat(records)
+                .allSatisfy(r -> assertThat(CloudEventsKafka.header(r.headers(), "ce_source"))
+                        .isEqualTo("/hooks/shell-change-freeze"));
     }
 
     private static boolean onPath(String command) {
-        return java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
+        return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
                 .anyMatch(dir -> Files.isExecutable(Path.of(dir, command)));
     }
 }

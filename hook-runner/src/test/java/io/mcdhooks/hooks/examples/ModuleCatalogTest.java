@@ -2,17 +2,15 @@ package io.mcdhooks.hooks.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.List;
-
-import org.junit.jupiter.api.Test;
-
 import io.mcdhooks.hooks.api.Decision;
 import io.mcdhooks.hooks.testing.Requests;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class ModuleCatalogTest {
 
@@ -24,8 +22,8 @@ class ModuleCatalogTest {
 
     @Test
     void passesWhenEveryRequiredModuleIsBuiltForTheTargetKernel() {
-        Decision decision = catalog.assess(Requests.poolPreUpdate("gpu", Duration.ofMinutes(5)),
-                List.of("nvidia", "ice"), RECHECK);
+        Decision decision =
+                catalog.assess(Requests.poolPreUpdate("gpu", Duration.ofMinutes(5)), List.of("nvidia", "ice"), RECHECK);
 
         assertThat(decision.outcome()).isEqualTo(Outcome.PASS);
         assertThat(decision.reason()).isEqualTo(ModuleCatalog.READY);
@@ -38,14 +36,17 @@ class ModuleCatalogTest {
 
         Decision decision = catalog.assess(realtime, List.of("nvidia", "ice"), RECHECK);
 
-        assertThat(decision).isEqualTo(Decision.failAndRecheck(ModuleCatalog.NOT_BUILT,
-                "modules nvidia are not built yet for kernel " + KERNEL + " (realtime)", RECHECK));
+        assertThat(decision)
+                .isEqualTo(Decision.failAndRecheck(
+                        ModuleCatalog.NOT_BUILT,
+                        "modules nvidia are not built yet for kernel " + KERNEL + " (realtime)",
+                        RECHECK));
     }
 
     @Test
     void failsAndAsksForARecheckWhileTheTargetImageIsUnknown() {
-        Decision decision = catalog.assess(withTarget("quay.io/example/rhcos@sha256:bbbb", null),
-                List.of("nvidia"), RECHECK);
+        Decision decision =
+                catalog.assess(withTarget("quay.io/example/rhcos@sha256:bbbb", null), List.of("nvidia"), RECHECK);
 
         assertThat(decision.reason()).isEqualTo(ModuleCatalog.KERNEL_UNKNOWN);
         assertThat(decision.retryAfter()).isEqualTo(RECHECK);
@@ -61,9 +62,18 @@ class ModuleCatalogTest {
 
     private static GateRequest withTarget(String image, String kernelType) {
         GateRequest r = Requests.request(Stage.PRE_UPDATE, "gpu", "node-1", Duration.ofMinutes(5));
-        return new GateRequest(r.cluster(), r.gateId(), r.attempt(), r.stage(), r.pool(), r.node(), r.currentConfig(),
-                r.targetConfig(), new GateRequest.TargetFacts(image, kernelType, List.of(), List.of(), null),
-                r.requestedAt(), r.deadline());
+        return new GateRequest(
+                r.cluster(),
+                r.gateId(),
+                r.attempt(),
+                r.stage(),
+                r.pool(),
+                r.node(),
+                r.currentConfig(),
+                r.targetConfig(),
+                new GateRequest.TargetFacts(image, kernelType, List.of(), List.of(), null),
+                r.requestedAt(),
+                r.deadline());
     }
 
     private static ModuleCatalog parse(String json) {

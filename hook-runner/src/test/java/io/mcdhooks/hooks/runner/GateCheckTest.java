@@ -2,21 +2,19 @@ package io.mcdhooks.hooks.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-import java.time.Instant;
-
-import org.junit.jupiter.api.Test;
-
 import io.mcdhooks.hooks.api.Decision;
 import io.mcdhooks.hooks.testing.Requests;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Verdict;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
 
 class GateCheckTest {
 
-    private static final RunnerPolicy POLICY = new RunnerPolicy(Duration.ofMinutes(2), Duration.ofSeconds(30),
-            Duration.ofSeconds(5), Duration.ofSeconds(40));
+    private static final RunnerPolicy POLICY = new RunnerPolicy(
+            Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofSeconds(5), Duration.ofSeconds(40));
 
     private final GateRequest request = Requests.preUpdate("node-1", Duration.ofMinutes(10));
     private final Instant deadline = request.deadline();
@@ -61,7 +59,8 @@ class GateCheckTest {
         Step step = check.onDecision(fail, now);
 
         assertThat(step).isEqualTo(new Step.Finish(Decision.fail("ModulesNotBuilt", "not yet")));
-        assertThat(check.verdict(((Step.Finish) step).verdict(), now).retryAfterSeconds()).isNull();
+        assertThat(check.verdict(((Step.Finish) step).verdict(), now).retryAfterSeconds())
+                .isNull();
     }
 
     @Test
@@ -117,8 +116,10 @@ class GateCheckTest {
             assertThat(f.verdict().reason()).isEqualTo("CheckTimedOut");
             assertThat(f.verdict().message()).contains("check timeout of 120s");
         });
-        assertThat(byDeadline).isInstanceOfSatisfying(Step.Finish.class,
-                f -> assertThat(f.verdict().message()).contains("deadline"));
+        assertThat(byDeadline)
+                .isInstanceOfSatisfying(
+                        Step.Finish.class,
+                        f -> assertThat(f.verdict().message()).contains("deadline"));
     }
 
     @Test

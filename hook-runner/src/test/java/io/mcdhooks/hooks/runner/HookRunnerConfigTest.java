@@ -3,6 +3,8 @@ package io.mcdhooks.hooks.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mcdhooks.schemas.Stage;
+import io.mcdhooks.schemas.kafka.Topics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,12 +12,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.mcdhooks.schemas.Stage;
-import io.mcdhooks.schemas.kafka.Topics;
 
 class HookRunnerConfigTest {
 
@@ -67,14 +65,17 @@ class HookRunnerConfigTest {
     @Test
     void readsAConfigFileThatVariablesOverride(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("hook.properties");
-        Files.writeString(file, "MCDHOOKS_HOOK_KIND=kmod\nMCDHOOKS_KMOD_CATALOG=/etc/catalog.json\n"
-                + "MCDHOOKS_KMOD_MODULES=nvidia, ice\nMCDHOOKS_CONCURRENCY=4\n");
+        Files.writeString(
+                file,
+                "MCDHOOKS_HOOK_KIND=kmod\nMCDHOOKS_KMOD_CATALOG=/etc/catalog.json\n"
+                        + "MCDHOOKS_KMOD_MODULES=nvidia, ice\nMCDHOOKS_CONCURRENCY=4\n");
 
-        HookRunnerConfig config = HookRunnerConfig.fromEnvironment(env("MCDHOOKS_CONFIG_FILE", file.toString(),
-                "MCDHOOKS_HOOK_KIND", "kmod", "MCDHOOKS_CONCURRENCY", "8"));
+        HookRunnerConfig config = HookRunnerConfig.fromEnvironment(env(
+                "MCDHOOKS_CONFIG_FILE", file.toString(), "MCDHOOKS_HOOK_KIND", "kmod", "MCDHOOKS_CONCURRENCY", "8"));
 
-        assertThat(config.hook()).isEqualTo(new HookSettings.KernelModules("/etc/catalog.json",
-                List.of("nvidia", "ice"), Duration.ofMinutes(5)));
+        assertThat(config.hook())
+                .isEqualTo(new HookSettings.KernelModules(
+                        "/etc/catalog.json", List.of("nvidia", "ice"), Duration.ofMinutes(5)));
         assertThat(config.concurrency()).isEqualTo(8);
     }
 
@@ -86,19 +87,22 @@ class HookRunnerConfigTest {
         noKafka.remove("KAFKA_BOOTSTRAP_SERVERS");
 
         assertThatThrownBy(() -> HookRunnerConfig.fromEnvironment(noName))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("MCDHOOKS_HOOK_NAME is required");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("MCDHOOKS_HOOK_NAME is required");
         assertThatThrownBy(() -> HookRunnerConfig.fromEnvironment(noKafka))
                 .hasMessageContaining("KAFKA_BOOTSTRAP_SERVERS");
         assertThatThrownBy(() -> HookRunnerConfig.fromEnvironment(env("MCDHOOKS_HEARTBEAT_INTERVAL", "soon")))
                 .hasMessageContaining("MCDHOOKS_HEARTBEAT_INTERVAL='soon'");
         assertThatThrownBy(() -> HookRunnerConfig.fromEnvironment(env("MCDHOOKS_STAGES", "post-reboot")))
-                .hasMessageContaining("MCDHOOKS_STAGES").hasMessageContaining("post-reboot");
+                .hasMessageContaining("MCDHOOKS_STAGES")
+                .hasMessageContaining("post-reboot");
         assertThatThrownBy(() -> HookRunnerConfig.fromEnvironment(env("MCDHOOKS_CONCURRENCY", "many")))
                 .hasMessageContaining("MCDHOOKS_CONCURRENCY='many'");
         assertThatThrownBy(() -> HookRunnerConfig.fromEnvironment(env("MCDHOOKS_HOOK_KIND", "http")))
                 .hasMessageContaining("MCDHOOKS_HTTP_URL is required");
-        assertThatThrownBy(() -> HookRunnerConfig.fromEnvironment(env("MCDHOOKS_HOOK_KIND", "selfcheck",
-                "MCDHOOKS_SELFCHECK_COMMAND", "true"))).hasMessageContaining("MCDHOOKS_NODE_NAME");
+        assertThatThrownBy(() -> HookRunnerConfig.fromEnvironment(
+                        env("MCDHOOKS_HOOK_KIND", "selfcheck", "MCDHOOKS_SELFCHECK_COMMAND", "true")))
+                .hasMessageContaining("MCDHOOKS_NODE_NAME");
         assertThatThrownBy(() -> HookRunnerConfig.fromEnvironment(env("MCDHOOKS_HOOK_NAME", "Disk_Check")))
                 .hasMessageContaining("MCDHOOKS_HOOK_NAME='Disk_Check'");
     }
@@ -106,7 +110,8 @@ class HookRunnerConfigTest {
     @Test
     void masksKafkaSecretsWhenPrinted() {
         HookRunnerConfig config = HookRunnerConfig.fromEnvironment(env(
-                "KAFKA_SASL_JAAS_CONFIG", "org.apache.kafka.common.security.scram.ScramLoginModule required password=\"hunter2\";"));
+                "KAFKA_SASL_JAAS_CONFIG",
+                "org.apache.kafka.common.security.scram.ScramLoginModule required password=\"hunter2\";"));
 
         assertThat(config.toString()).doesNotContain("hunter2").contains("sasl.jaas.config=******");
     }

@@ -3,22 +3,6 @@ package io.mcdhooks.hooks.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiFunction;
-
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import io.mcdhooks.hooks.api.CheckContext;
 import io.mcdhooks.hooks.api.Decision;
 import io.mcdhooks.hooks.api.GateSelector;
@@ -33,6 +17,21 @@ import io.mcdhooks.schemas.Verdict;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.kafka.DeadLetters;
 import io.mcdhooks.schemas.kafka.Topics;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A Java hook hosted by the runner against a real broker. */
 class JavaHookRunnerIT extends WithKafkaFixture {
@@ -67,9 +66,11 @@ class JavaHookRunnerIT extends WithKafkaFixture {
         assertThat(pass.outcome()).isEqualTo(Outcome.PASS);
         assertThat(pass.hook()).isEqualTo("java-pass");
         ConsumerRecord<byte[], byte[]> record = fx.verdictRecords().stream()
-                .filter(r -> fx.verdict(r).outcome() == Outcome.PASS).findFirst().orElseThrow();
-        String expectedId = new GateCheck(request, "java-pass", config.policy())
-                .finalVerdictId(Decision.pass("AllGood", "fine"));
+                .filter(r -> fx.verdict(r).outcome() == Outcome.PASS)
+                .findFirst()
+                .orElseThrow();
+        String expectedId =
+                new GateCheck(request, "java-pass", config.policy()).finalVerdictId(Decision.pass("AllGood", "fine"));
         assertThat(CloudEventsKafka.header(record.headers(), "ce_id")).isEqualTo(expectedId);
         assertThat(CloudEventsKafka.header(record.headers(), "ce_source")).isEqualTo("/hooks/java-pass");
         await().atMost(WAIT).until(() -> fx.committed(Topics.hookGroup("java-pass")) == offset + 1);
@@ -78,7 +79,8 @@ class JavaHookRunnerIT extends WithKafkaFixture {
     @Test
     void skipsRequestsOutsideItsSelectorOrPastTheirDeadlineAndCommitsThem() throws Exception {
         // Given a hook for pre-update gates of pool "worker"
-        TestHook hook = new TestHook(GateSelector.stages(Stage.PRE_UPDATE).inPools(java.util.Set.of("worker")),
+        TestHook hook = new TestHook(
+                GateSelector.stages(Stage.PRE_UPDATE).inPools(Set.of("worker")),
                 (r, c) -> CompletableFuture.completedFuture(Decision.pass("AllGood", "fine")));
         fx.deploy(hook, HookRunnerConfig.fromEnvironment(fx.env("java-skip")));
         GateRequest otherStage = Requests.postUpdate("node-1", Duration.ofMinutes(5));
@@ -102,12 +104,15 @@ class JavaHookRunnerIT extends WithKafkaFixture {
     @Test
     void sendsMalformedRequestsToTheDeadLetterTopicAndCarriesOn() throws Exception {
         // Given a running hook
-        TestHook hook = new TestHook(GateSelector.stages(Stage.PRE_UPDATE),
+        TestHook hook = new TestHook(
+                GateSelector.stages(Stage.PRE_UPDATE),
                 (r, c) -> CompletableFuture.completedFuture(Decision.pass("AllGood", "fine")));
         fx.deploy(hook, HookRunnerConfig.fromEnvironment(fx.env("java-dlq")));
 
         // When a record that is no CloudEvent arrives, then a good request
-        fx.publishRaw(new ProducerRecord<>(fx.requestsTopic, "node-9".getBytes(StandardCharsets.UTF_8),
+        fx.publishRaw(new ProducerRecord<>(
+                fx.requestsTopic,
+                "node-9".getBytes(StandardCharsets.UTF_8),
                 "{not json".getBytes(StandardCharsets.UTF_8)));
         GateRequest good = Requests.preUpdate("node-1", Duration.ofMinutes(5));
         long last = fx.publish(good).offset();
@@ -115,9 +120,12 @@ class JavaHookRunnerIT extends WithKafkaFixture {
         // Then the bad one is dead-lettered, naming the hook and why, and the good one answered
         await().atMost(WAIT).until(() -> !fx.deadLetters().isEmpty());
         ConsumerRecord<byte[], byte[]> letter = fx.deadLetters().get(0);
-        assertThat(CloudEventsKafka.header(letter.headers(), DeadLetters.CONSUMER)).isEqualTo("java-dlq");
-        assertThat(CloudEventsKafka.header(letter.headers(), DeadLetters.REASON)).isEqualTo("NOT_A_CLOUDEVENT");
-        assertThat(CloudEventsKafka.header(letter.headers(), DeadLetters.ORIGINAL_OFFSET)).isEqualTo("0");
+        assertThat(CloudEventsKafka.header(letter.headers(), DeadLetters.CONSUMER))
+                .isEqualTo("java-dlq");
+        assertThat(CloudEventsKafka.header(letter.headers(), DeadLetters.REASON))
+                .isEqualTo("NOT_A_CLOUDEVENT");
+        assertThat(CloudEventsKafka.header(letter.headers(), DeadLetters.ORIGINAL_OFFSET))
+                .isEqualTo("0");
         assertThat(new String(letter.value(), StandardCharsets.UTF_8)).isEqualTo("{not json");
         fx.awaitFinalVerdict(good, WAIT);
         await().atMost(WAIT).until(() -> fx.committed(Topics.hookGroup("java-dlq")) == last + 1);
@@ -142,15 +150,20 @@ class JavaHookRunnerIT extends WithKafkaFixture {
         assertThat(verdict.outcome()).isEqualTo(Outcome.FAIL);
         assertThat(verdict.reason()).isEqualTo("CheckTimedOut");
         List<ConsumerRecord<byte[], byte[]>> heartbeats = fx.verdictRecords().stream()
-                .filter(r -> fx.verdict(r).outcome() == Outcome.PENDING).toList();
+                .filter(r -> fx.verdict(r).outcome() == Outcome.PENDING)
+                .toList();
         assertThat(heartbeats).hasSizeGreaterThanOrEqualTo(3);
-        assertThat(heartbeats).extracting(r -> CloudEventsKafka.header(r.headers(), "ce_id")).doesNotHaveDuplicates();
-        assertThat(fx.verdictsFor(request).get(fx.verdictsFor(request).size() - 1)).isEqualTo(verdict);
+        assertThat(heartbeats)
+                .extracting(r -> CloudEventsKafka.header(r.headers(), "ce_id"))
+                .doesNotHaveDuplicates();
+        assertThat(fx.verdictsFor(request).get(fx.verdictsFor(request).size() - 1))
+                .isEqualTo(verdict);
         assertThat(cancelled).isTrue();
         await().atMost(WAIT).until(() -> fx.committed(Topics.hookGroup("java-slow")) == offset + 1);
         // And no heartbeat follows the final verdict
         int count = fx.verdictsFor(request).size();
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(3))
                 .until(() -> fx.verdictsFor(request).size() == count);
     }
 
@@ -158,9 +171,11 @@ class JavaHookRunnerIT extends WithKafkaFixture {
     void retriesTransientErrorsWithBackOffAndThenPasses() throws Exception {
         // Given a check that fails twice before it answers
         AtomicInteger calls = new AtomicInteger();
-        TestHook hook = new TestHook(GateSelector.stages(Stage.PRE_UPDATE), (r, c) -> calls.incrementAndGet() <= 2
-                ? CompletableFuture.failedFuture(new IllegalStateException("registry unreachable"))
-                : CompletableFuture.completedFuture(Decision.pass("AllGood", "fine")));
+        TestHook hook = new TestHook(
+                GateSelector.stages(Stage.PRE_UPDATE),
+                (r, c) -> calls.incrementAndGet() <= 2
+                        ? CompletableFuture.failedFuture(new IllegalStateException("registry unreachable"))
+                        : CompletableFuture.completedFuture(Decision.pass("AllGood", "fine")));
         fx.deploy(hook, HookRunnerConfig.fromEnvironment(fx.env("java-retry")));
         GateRequest request = Requests.preUpdate("node-1", Duration.ofMinutes(5));
 
@@ -177,7 +192,8 @@ class JavaHookRunnerIT extends WithKafkaFixture {
     void aFailThatAsksForARecheckIsFollowedByAPassOfTheSameAttempt(@TempDir Path dir) throws Exception {
         // Given the guide's change-freeze hook, with the freeze in place
         Path freeze = Files.createFile(dir.resolve("freeze"));
-        fx.deploy(new ChangeFreezeHook(freeze, Duration.ofSeconds(1)),
+        fx.deploy(
+                new ChangeFreezeHook(freeze, Duration.ofSeconds(1)),
                 HookRunnerConfig.fromEnvironment(fx.env("change-freeze")));
         GateRequest request = Requests.poolPreUpdate("worker", Duration.ofMinutes(5));
 
@@ -195,8 +211,10 @@ class JavaHookRunnerIT extends WithKafkaFixture {
         Files.delete(freeze);
 
         // Then a re-check PASSes the same gate and attempt, and only now is the request committed
-        await().atMost(WAIT).until(() -> fx.finalVerdictsFor(request).stream().anyMatch(v -> v.outcome() == Outcome.PASS));
-        Verdict pass = fx.finalVerdictsFor(request).get(fx.finalVerdictsFor(request).size() - 1);
+        await().atMost(WAIT)
+                .until(() -> fx.finalVerdictsFor(request).stream().anyMatch(v -> v.outcome() == Outcome.PASS));
+        Verdict pass =
+                fx.finalVerdictsFor(request).get(fx.finalVerdictsFor(request).size() - 1);
         assertThat(pass.reason()).isEqualTo("NoChangeFreeze");
         assertThat(pass.attempt()).isEqualTo(fail.attempt());
         await().atMost(WAIT).until(() -> fx.committed(Topics.hookGroup("change-freeze")) == offset + 1);

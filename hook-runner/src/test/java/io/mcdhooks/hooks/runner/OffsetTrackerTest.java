@@ -3,7 +3,6 @@ package io.mcdhooks.hooks.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.OptionalLong;
-
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 

@@ -3,16 +3,6 @@ package io.mcdhooks.hooks.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.time.Duration;
-import java.util.Queue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentLinkedQueue;
-
-import org.junit.jupiter.api.Test;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.mcdhooks.hooks.api.CheckContext;
 import io.mcdhooks.hooks.api.Decision;
 import io.mcdhooks.hooks.api.GateSelector;
@@ -22,6 +12,14 @@ import io.mcdhooks.hooks.testing.WithKafkaFixture;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.kafka.Topics;
+import java.time.Duration;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** One runner, 1,000 open gates: bounded concurrency and memory, every gate answered. */
 class OpenGatesIT extends WithKafkaFixture {
@@ -48,10 +46,16 @@ class OpenGatesIT extends WithKafkaFixture {
                 return answer;
             }
         };
-        HookRunnerVerticle runner = fx.deploy(hook, HookRunnerConfig.fromEnvironment(fx.env("thousand",
-                "MCDHOOKS_CONCURRENCY", Integer.toString(CONCURRENCY),
-                "MCDHOOKS_MAX_OPEN_GATES", Integer.toString(MAX_OPEN),
-                "MCDHOOKS_HEARTBEAT_INTERVAL", "10s")));
+        HookRunnerVerticle runner = fx.deploy(
+                hook,
+                HookRunnerConfig.fromEnvironment(fx.env(
+                        "thousand",
+                        "MCDHOOKS_CONCURRENCY",
+                        Integer.toString(CONCURRENCY),
+                        "MCDHOOKS_MAX_OPEN_GATES",
+                        Integer.toString(MAX_OPEN),
+                        "MCDHOOKS_HEARTBEAT_INTERVAL",
+                        "10s")));
         long heapBefore = usedHeapAfterGc();
 
         // When 1,000 gates open
@@ -61,13 +65,17 @@ class OpenGatesIT extends WithKafkaFixture {
 
         // Then the runner fills up to its limits and pauses the consumer
         RunnerGauges gauges = runner.gauges();
-        await().atMost(Duration.ofSeconds(60)).until(() -> gauges.running() == CONCURRENCY
-                && gauges.open() == MAX_OPEN && gauges.pauses() > 0);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> gauges.running() == CONCURRENCY && gauges.open() == MAX_OPEN && gauges.pauses() > 0);
         long heapFull = usedHeapAfterGc();
-        LOG.atInfo().addKeyValue("heapBeforeMiB", heapBefore >> 20).addKeyValue("heapFullMiB", heapFull >> 20)
-                .addKeyValue("open", gauges.open()).addKeyValue("running", gauges.running())
+        LOG.atInfo()
+                .addKeyValue("heapBeforeMiB", heapBefore >> 20)
+                .addKeyValue("heapFullMiB", heapFull >> 20)
+                .addKeyValue("open", gauges.open())
+                .addKeyValue("running", gauges.running())
                 .log("heap with the runner full of open gates");
-        System.out.printf("OpenGatesIT: used heap after GC: %d MiB before, %d MiB with %d open gates and %d checks running%n",
+        System.out.printf(
+                "OpenGatesIT: used heap after GC: %d MiB before, %d MiB with %d open gates and %d checks running%n",
                 heapBefore >> 20, heapFull >> 20, gauges.open(), gauges.running());
 
         // When the checks are released as they come

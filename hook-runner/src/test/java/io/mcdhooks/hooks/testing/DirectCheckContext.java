@@ -1,15 +1,14 @@
 package io.mcdhooks.hooks.testing;
 
+import io.mcdhooks.hooks.api.CheckContext;
+import io.mcdhooks.hooks.runner.Cancellation;
+import io.vertx.core.Vertx;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-
-import io.mcdhooks.hooks.api.CheckContext;
-import io.mcdhooks.hooks.runner.Cancellation;
-import io.vertx.core.Vertx;
 
 /** A check context without a runner: blocking work on a thread pool, cancellation by hand. */
 public final class DirectCheckContext implements CheckContext, AutoCloseable {
@@ -29,13 +28,15 @@ public final class DirectCheckContext implements CheckContext, AutoCloseable {
 
     @Override
     public <T> CompletionStage<T> blocking(Callable<T> work) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return work.call();
-            } catch (Exception e) {
-                throw new CompletionException(e);
-            }
-        }, executor);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return work.call();
+                    } catch (Exception e) {
+                        throw new CompletionException(e);
+                    }
+                },
+                executor);
     }
 
     @Override

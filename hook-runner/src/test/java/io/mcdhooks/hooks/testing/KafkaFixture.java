@@ -2,6 +2,16 @@ package io.mcdhooks.hooks.testing;
 
 import static org.awaitility.Awaitility.await;
 
+import io.mcdhooks.hooks.api.Hook;
+import io.mcdhooks.hooks.runner.HookRunnerConfig;
+import io.mcdhooks.hooks.runner.HookRunnerVerticle;
+import io.mcdhooks.sandbox.kafka.KafkaBroker;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Outcome;
+import io.mcdhooks.schemas.Verdict;
+import io.mcdhooks.schemas.codec.MessageCodec;
+import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import io.vertx.core.Vertx;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -12,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -27,17 +36,6 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-
-import io.mcdhooks.hooks.api.Hook;
-import io.mcdhooks.hooks.runner.HookRunnerConfig;
-import io.mcdhooks.hooks.runner.HookRunnerVerticle;
-import io.mcdhooks.sandbox.kafka.KafkaBroker;
-import io.mcdhooks.schemas.GateRequest;
-import io.mcdhooks.schemas.Outcome;
-import io.mcdhooks.schemas.Verdict;
-import io.mcdhooks.schemas.codec.MessageCodec;
-import io.mcdhooks.schemas.kafka.CloudEventsKafka;
-import io.vertx.core.Vertx;
 
 /**
  * One test's Kafka world: its own topics on the shared broker, a producer of GateRequests, a reader
@@ -62,8 +60,14 @@ public final class KafkaFixture implements AutoCloseable {
         requestsTopic = "requests-" + suffix;
         verdictsTopic = "verdicts-" + suffix;
         deadLetterTopic = "dlq-" + suffix;
-        producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer());
+        producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        broker.bootstrapServers(),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all"),
+                new ByteArraySerializer(),
+                new ByteArraySerializer());
         verdicts = new Reader(verdictsTopic);
         deadLetters = new Reader(deadLetterTopic);
     }
@@ -96,7 +100,10 @@ public final class KafkaFixture implements AutoCloseable {
 
     public HookRunnerVerticle deploy(Hook hook, HookRunnerConfig config) throws Exception {
         HookRunnerVerticle runner = new HookRunnerVerticle(hook, config);
-        deployments.add(vertx.deployVerticle(runner).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS));
+        deployments.add(vertx.deployVerticle(runner)
+                .toCompletionStage()
+                .toCompletableFuture()
+                .get(60, TimeUnit.SECONDS));
         return runner;
     }
 
@@ -109,16 +116,22 @@ public final class KafkaFixture implements AutoCloseable {
 
     public void createTopic(String topic, int partitions) throws Exception {
         try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         }
     }
 
     public RecordMetadata publish(GateRequest request) throws Exception {
-        ProducerRecord<String, byte[]> record = cloudEvents.toRecord(requestsTopic, request,
-                UUID.randomUUID().toString(), URI.create("/clusters/" + request.cluster() + "/bridge"),
-                OffsetDateTime.now(), Map.of());
-        return publishRaw(new ProducerRecord<>(requestsTopic, null, record.key().getBytes(StandardCharsets.UTF_8),
-                record.value(), record.headers()));
+        ProducerRecord<String, byte[]> record = cloudEvents.toRecord(
+                requestsTopic,
+                request,
+                UUID.randomUUID().toString(),
+                URI.create("/clusters/" + request.cluster() + "/bridge"),
+                OffsetDateTime.now(),
+                Map.of());
+        return publishRaw(new ProducerRecord<>(
+                requestsTopic, null, record.key().getBytes(StandardCharsets.UTF_8), record.value(), record.headers()));
     }
 
     public RecordMetadata publishRaw(ProducerRecord<byte[], byte[]> record) throws Exception {
@@ -135,11 +148,15 @@ public final class KafkaFixture implements AutoCloseable {
     }
 
     public List<Verdict> verdictsFor(GateRequest request) {
-        return verdicts().stream().filter(v -> v.gateId().equals(request.gateId())).toList();
+        return verdicts().stream()
+                .filter(v -> v.gateId().equals(request.gateId()))
+                .toList();
     }
 
     public List<Verdict> finalVerdictsFor(GateRequest request) {
-        return verdictsFor(request).stream().filter(v -> v.outcome() != Outcome.PENDING).toList();
+        return verdictsFor(request).stream()
+                .filter(v -> v.outcome() != Outcome.PENDING)
+                .toList();
     }
 
     public Verdict awaitFinalVerdict(GateRequest request, Duration atMost) {
@@ -153,8 +170,9 @@ public final class KafkaFixture implements AutoCloseable {
 
     public Verdict verdict(ConsumerRecord<byte[], byte[]> record) {
         try {
-            return (Verdict) cloudEvents.fromRecord(new String(record.key(), StandardCharsets.UTF_8),
-                    record.headers(), record.value()).message();
+            return (Verdict) cloudEvents
+                    .fromRecord(new String(record.key(), StandardCharsets.UTF_8), record.headers(), record.value())
+                    .message();
         } catch (Exception e) {
             throw new AssertionError("not a valid verdict on " + record.topic(), e);
         }
@@ -167,8 +185,10 @@ public final class KafkaFixture implements AutoCloseable {
 
     public long committed(String group, int partition) throws Exception {
         try (Admin admin = admin()) {
-            OffsetAndMetadata offset = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
-                    .get(30, TimeUnit.SECONDS).get(new TopicPartition(requestsTopic, partition));
+            OffsetAndMetadata offset = admin.listConsumerGroupOffsets(group)
+                    .partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS)
+                    .get(new TopicPartition(requestsTopic, partition));
             return offset == null ? -1 : offset.offset();
         }
     }
@@ -201,11 +221,18 @@ public final class KafkaFixture implements AutoCloseable {
 
         synchronized List<ConsumerRecord<byte[], byte[]>> poll() {
             if (consumer == null) {
-                consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                        ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID(),
-                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"),
-                        new ByteArrayDeserializer(), new ByteArrayDeserializer());
+                consumer = new KafkaConsumer<>(
+                        Map.of(
+                                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                                broker.bootstrapServers(),
+                                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                                "earliest",
+                                ConsumerConfig.GROUP_ID_CONFIG,
+                                "test-reader-" + UUID.randomUUID(),
+                                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                                "false"),
+                        new ByteArrayDeserializer(),
+                        new ByteArrayDeserializer());
                 consumer.subscribe(List.of(topic));
             }
             consumer.poll(Duration.ofMillis(200)).forEach(records::add);

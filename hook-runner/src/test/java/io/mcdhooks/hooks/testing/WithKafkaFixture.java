@@ -1,11 +1,10 @@
 package io.mcdhooks.hooks.testing;
 
+import io.mcdhooks.sandbox.kafka.KafkaBroker;
+import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import io.mcdhooks.sandbox.kafka.KafkaBroker;
-import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
 
 /**
  * Tests of runners against the shared real broker: a fresh {@link KafkaFixture} (its own topics,

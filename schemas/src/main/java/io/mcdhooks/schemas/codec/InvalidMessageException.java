@@ -1,8 +1,7 @@
 package io.mcdhooks.schemas.codec;
 
-import java.util.List;
-
 import io.mcdhooks.schemas.MessageKind;
+import java.util.List;
 
 /**
  * A message that cannot be accepted. The text names the message kind (when known) and every
@@ -42,7 +41,7 @@ public final class InvalidMessageException extends Exception {
     }
 
     private static String describe(MessageKind kind, RejectReason reason, List<String> problems) {
-        return "invalid " + (kind == null ? "message" : kind.displayName())
-                + " (" + reason + "): " + String.join("; ", problems);
+        return "invalid " + (kind == null ? "message" : kind.displayName()) + " (" + reason + "): "
+                + String.join("; ", problems);
     }
 }

@@ -1,10 +1,5 @@
 package io.mcdhooks.schemas.codec;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -13,9 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-
 import io.mcdhooks.schemas.Message;
 import io.mcdhooks.schemas.MessageKind;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * The one codec of the wire contract. Encoding writes the records as JSON; decoding validates
@@ -72,7 +70,9 @@ public final class MessageCodec {
             throw new InvalidMessageException(kind, RejectReason.MALFORMED_JSON, "the body is empty");
         }
         if (json.length > maxBytes) {
-            throw new InvalidMessageException(kind, RejectReason.TOO_LARGE,
+            throw new InvalidMessageException(
+                    kind,
+                    RejectReason.TOO_LARGE,
                     "the body has " + json.length + " bytes, more than the " + maxBytes + " accepted");
         }
         String text = new String(json, StandardCharsets.UTF_8);
@@ -80,8 +80,8 @@ public final class MessageCodec {
         try {
             problems = validator.validate(kind, text);
         } catch (RuntimeException e) {
-            throw new InvalidMessageException(kind, RejectReason.MALFORMED_JSON,
-                    List.of("not JSON: " + rootMessage(e)), e);
+            throw new InvalidMessageException(
+                    kind, RejectReason.MALFORMED_JSON, List.of("not JSON: " + rootMessage(e)), e);
         }
         if (!problems.isEmpty()) {
             throw new InvalidMessageException(kind, RejectReason.SCHEMA_VIOLATION, problems, null);
@@ -90,8 +90,8 @@ public final class MessageCodec {
             return mapper.readValue(json, kind.javaType());
         } catch (JsonMappingException e) {
             // The schema passed, but a record's own check did not (e.g. a date Jackson refuses).
-            throw new InvalidMessageException(kind, RejectReason.SCHEMA_VIOLATION,
-                    List.of(path(e) + ": " + rootMessage(e)), e);
+            throw new InvalidMessageException(
+                    kind, RejectReason.SCHEMA_VIOLATION, List.of(path(e) + ": " + rootMessage(e)), e);
         } catch (IOException e) {
             throw new InvalidMessageException(kind, RejectReason.MALFORMED_JSON, List.of(rootMessage(e)), e);
         }

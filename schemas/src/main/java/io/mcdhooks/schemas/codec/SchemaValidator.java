@@ -1,10 +1,5 @@
 package io.mcdhooks.schemas.codec;
 
-import java.util.EnumMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-
 import com.networknt.schema.Error;
 import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
@@ -13,8 +8,11 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.PathType;
-
 import io.mcdhooks.schemas.MessageKind;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * Validates JSON text against the message kinds' JSON Schemas (draft 2020-12), which are the
@@ -31,12 +29,13 @@ public final class SchemaValidator {
                 .locale(Locale.ENGLISH)
                 .pathType(PathType.JSON_PATH)
                 .build();
-        SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
-                builder -> builder
-                        .schemaRegistryConfig(config)
+        SchemaRegistry registry = SchemaRegistry.withDefaultDialect(
+                SpecificationVersion.DRAFT_2020_12,
+                builder -> builder.schemaRegistryConfig(config)
                         .schemaIdResolvers(ids -> ids.mapPrefix(MessageKind.SCHEMA_BASE, "classpath:schemas/")));
         for (MessageKind kind : MessageKind.values()) {
-            Schema schema = registry.getSchema(SchemaLocation.of(kind.schemaUri().toString()));
+            Schema schema =
+                    registry.getSchema(SchemaLocation.of(kind.schemaUri().toString()));
             schema.initializeValidators();
             schemas.put(kind, schema);
         }

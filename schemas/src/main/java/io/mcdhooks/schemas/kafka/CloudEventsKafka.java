@@ -1,15 +1,5 @@
 package io.mcdhooks.schemas.kafka;
 
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.time.OffsetDateTime;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.Headers;
-
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.cloudevents.core.message.Encoding;
@@ -21,6 +11,15 @@ import io.mcdhooks.schemas.MessageKind;
 import io.mcdhooks.schemas.codec.InvalidMessageException;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.codec.RejectReason;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.OffsetDateTime;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Headers;
 
 /**
  * Messages as CloudEvents 1.0 in Kafka binary content mode: attributes in {@code ce_*} headers,
@@ -52,8 +51,8 @@ public final class CloudEventsKafka {
      * @param source     who produced it, e.g. {@code /clusters/prod-1/bridge}
      * @param extensions further extension attributes (e.g. {@link #JWS_EXTENSION}); may be empty
      */
-    public ProducerRecord<String, byte[]> toRecord(String topic, Message message, String id, URI source,
-                                                   OffsetDateTime time, Map<String, String> extensions) {
+    public ProducerRecord<String, byte[]> toRecord(
+            String topic, Message message, String id, URI source, OffsetDateTime time, Map<String, String> extensions) {
         CloudEventBuilder builder = CloudEventBuilder.v1()
                 .withId(id)
                 .withSource(source)
@@ -79,52 +78,63 @@ public final class CloudEventsKafka {
      */
     public Received fromRecord(String key, Headers headers, byte[] value) throws InvalidMessageException {
         CloudEvent event = readEvent(headers, value);
-        MessageKind kind = MessageKind.forCloudEventType(event.getType()).orElseThrow(() ->
-                new InvalidMessageException(null, RejectReason.UNKNOWN_TYPE,
+        MessageKind kind = MessageKind.forCloudEventType(event.getType())
+                .orElseThrow(() -> new InvalidMessageException(
+                        null,
+                        RejectReason.UNKNOWN_TYPE,
                         "CloudEvents type '" + event.getType() + "' is not one of " + knownTypes()));
         String contentType = event.getDataContentType();
         if (contentType != null && !contentType.startsWith(CONTENT_TYPE)) {
-            throw new InvalidMessageException(kind, RejectReason.UNSUPPORTED_CONTENT_TYPE,
+            throw new InvalidMessageException(
+                    kind,
+                    RejectReason.UNSUPPORTED_CONTENT_TYPE,
                     "content-type '" + contentType + "' is not " + CONTENT_TYPE);
         }
         byte[] body = event.getData() == null ? null : event.getData().toBytes();
         Message message = codec.decode(kind, body);
         Object cluster = event.getExtension(CLUSTER_EXTENSION);
         if (cluster != null && !cluster.toString().equals(message.cluster())) {
-            throw new InvalidMessageException(kind, RejectReason.INCONSISTENT, "header ce_" + CLUSTER_EXTENSION
-                    + "='" + cluster + "' but $.cluster='" + message.cluster() + "'");
+            throw new InvalidMessageException(
+                    kind,
+                    RejectReason.INCONSISTENT,
+                    "header ce_" + CLUSTER_EXTENSION + "='" + cluster + "' but $.cluster='" + message.cluster() + "'");
         }
         if (key != null && !key.equals(message.key())) {
-            throw new InvalidMessageException(kind, RejectReason.INCONSISTENT,
+            throw new InvalidMessageException(
+                    kind,
+                    RejectReason.INCONSISTENT,
                     "record key '" + key + "' but the message is about '" + message.key() + "'");
         }
         Object jws = event.getExtension(JWS_EXTENSION);
-        return new Received(message, event.getId(), event.getSource(), event.getTime(),
-                jws == null ? null : jws.toString());
+        return new Received(
+                message, event.getId(), event.getSource(), event.getTime(), jws == null ? null : jws.toString());
     }
 
     private static CloudEvent readEvent(Headers headers, byte[] value) throws InvalidMessageException {
         try {
             MessageReader reader = KafkaMessageFactory.createReader(headers, value);
             if (reader.getEncoding() != Encoding.BINARY) {
-                throw new InvalidMessageException(null, RejectReason.NOT_A_CLOUDEVENT,
+                throw new InvalidMessageException(
+                        null,
+                        RejectReason.NOT_A_CLOUDEVENT,
                         "no CloudEvents binary-mode headers (ce_specversion, ce_id, ce_source, ce_type)");
             }
             return reader.toEvent();
         } catch (CloudEventRWException | IllegalStateException | IllegalArgumentException e) {
             // The SDK reports a missing or malformed attribute in any of these ways.
-            throw new InvalidMessageException(null, RejectReason.NOT_A_CLOUDEVENT,
-                    List.of("CloudEvents headers: " + e.getMessage()), e);
+            throw new InvalidMessageException(
+                    null, RejectReason.NOT_A_CLOUDEVENT, List.of("CloudEvents headers: " + e.getMessage()), e);
         }
     }
 
     private static List<String> knownTypes() {
-        return java.util.Arrays.stream(MessageKind.values()).map(MessageKind::cloudEventType).toList();
+        return Arrays.stream(MessageKind.values())
+                .map(MessageKind::cloudEventType)
+                .toList();
     }
 
     /** A record read back: the message and the CloudEvents attributes that matter downstream. */
-    public record Received(Message message, String id, URI source, OffsetDateTime time, String jws) {
-    }
+    public record Received(Message message, String id, URI source, OffsetDateTime time, String jws) {}
 
     /** Header value as text, for diagnostics; {@code null} when absent. */
     public static String header(Headers headers, String name) {

@@ -1,12 +1,10 @@
 package io.mcdhooks.schemas.kafka;
 
+import io.mcdhooks.schemas.codec.RejectReason;
 import java.nio.charset.StandardCharsets;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
-
-import io.mcdhooks.schemas.codec.RejectReason;
 
 /**
  * Records a consumer cannot accept go to the dead-letter topic unchanged (key, value and original
@@ -19,6 +17,7 @@ public final class DeadLetters {
     public static final String REASON = "mcdhooks.dlq.reason";
     /** The full error text, naming the message kind and field. */
     public static final String ERROR = "mcdhooks.dlq.error";
+
     public static final String ORIGINAL_TOPIC = "mcdhooks.dlq.topic";
     public static final String ORIGINAL_PARTITION = "mcdhooks.dlq.partition";
     public static final String ORIGINAL_OFFSET = "mcdhooks.dlq.offset";
@@ -28,14 +27,17 @@ public final class DeadLetters {
     /** Error texts are cut to this many characters so a dead letter never outgrows its original. */
     static final int MAX_ERROR_CHARS = 4096;
 
-    private DeadLetters() {
-    }
+    private DeadLetters() {}
 
     /** The dead letter for {@code record}, refused by {@code consumer} for {@code reason}. */
-    public static ProducerRecord<byte[], byte[]> of(ConsumerRecord<byte[], byte[]> record, String deadLetterTopic,
-                                                    String consumer, String reason, String error) {
-        ProducerRecord<byte[], byte[]> letter = new ProducerRecord<>(deadLetterTopic, null, record.key(),
-                record.value(), record.headers());
+    public static ProducerRecord<byte[], byte[]> of(
+            ConsumerRecord<byte[], byte[]> record,
+            String deadLetterTopic,
+            String consumer,
+            String reason,
+            String error) {
+        ProducerRecord<byte[], byte[]> letter =
+                new ProducerRecord<>(deadLetterTopic, null, record.key(), record.value(), record.headers());
         Headers headers = letter.headers();
         put(headers, REASON, reason);
         put(headers, ERROR, error.length() > MAX_ERROR_CHARS ? error.substring(0, MAX_ERROR_CHARS) : error);

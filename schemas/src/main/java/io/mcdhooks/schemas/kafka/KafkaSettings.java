@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -46,7 +47,8 @@ public final class KafkaSettings {
         }
         env.forEach((name, value) -> {
             if (name.startsWith(PREFIX) && !name.equals(PROPERTIES_FILE_VARIABLE)) {
-                settings.put(name.substring(PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.'), value);
+                settings.put(
+                        name.substring(PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.'), value);
             }
         });
         return new KafkaSettings(settings);
@@ -85,7 +87,7 @@ public final class KafkaSettings {
     }
 
     private static Map<String, String> readProperties(Path file) {
-        java.util.Properties properties = new java.util.Properties();
+        Properties properties = new Properties();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             properties.load(reader);
         } catch (IOException e) {

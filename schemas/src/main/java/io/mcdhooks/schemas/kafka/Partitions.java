@@ -1,7 +1,6 @@
 package io.mcdhooks.schemas.kafka;
 
 import java.nio.charset.StandardCharsets;
-
 import org.apache.kafka.common.utils.Utils;
 
 /**
@@ -11,8 +10,7 @@ import org.apache.kafka.common.utils.Utils;
  */
 public final class Partitions {
 
-    private Partitions() {
-    }
+    private Partitions() {}
 
     public static int forKey(String key, int partitionCount) {
         if (partitionCount < 1) {

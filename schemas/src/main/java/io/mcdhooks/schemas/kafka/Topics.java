@@ -14,8 +14,7 @@ public final class Topics {
     /** Records no consumer could accept, with error headers. */
     public static final String DEAD_LETTER = "mcdhooks.dead-letter.v1";
 
-    private Topics() {
-    }
+    private Topics() {}
 
     /**
      * The consumer group of a hook. One group per hook, so each hook sees every request and its

@@ -1,5 +1,6 @@
 package io.mcdhooks.schemas.sign;
 
+import io.mcdhooks.schemas.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -13,8 +14,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.mcdhooks.schemas.Verdict;
-
 /**
  * Detached JWS (RFC 7515, appendix F) over a verdict, signed with Ed25519 ({@code alg: EdDSA}).
  * The signed payload binds what a verdict means: cluster, gate, attempt, hook, outcome, reason and
@@ -25,25 +24,39 @@ import io.mcdhooks.schemas.Verdict;
 public final class VerdictSignatures {
 
     /** What checking a verdict's signature found. */
-    public enum Check { VALID, UNSIGNED, MALFORMED, UNKNOWN_KEY, BAD_SIGNATURE }
+    public enum Check {
+        VALID,
+        UNSIGNED,
+        MALFORMED,
+        UNKNOWN_KEY,
+        BAD_SIGNATURE
+    }
 
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder B64D = Base64.getUrlDecoder();
     private static final Pattern KID = Pattern.compile("\"kid\"\\s*:\\s*\"([^\"]{1,128})\"");
     private static final Pattern ALG = Pattern.compile("\"alg\"\\s*:\\s*\"EdDSA\"");
 
-    private VerdictSignatures() {
-    }
+    private VerdictSignatures() {}
 
     /** The canonical bytes a signature covers. */
     public static byte[] payload(Verdict v) {
-        return String.join("\n", "mcdhooks-verdict-v1", v.cluster(), v.gateId(), Integer.toString(v.attempt()),
-                v.hook(), v.outcome().name(), v.reason(), v.producedAt().toString()).getBytes(StandardCharsets.UTF_8);
+        return String.join(
+                        "\n",
+                        "mcdhooks-verdict-v1",
+                        v.cluster(),
+                        v.gateId(),
+                        Integer.toString(v.attempt()),
+                        v.hook(),
+                        v.outcome().name(),
+                        v.reason(),
+                        v.producedAt().toString())
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     public static String sign(Verdict verdict, PrivateKey key, String keyId) {
-        String header = B64.encodeToString(("{\"alg\":\"EdDSA\",\"kid\":\"" + keyId.replace("\"", "") + "\"}")
-                .getBytes(StandardCharsets.UTF_8));
+        String header = B64.encodeToString(
+                ("{\"alg\":\"EdDSA\",\"kid\":\"" + keyId.replace("\"", "") + "\"}").getBytes(StandardCharsets.UTF_8));
         try {
             Signature signer = Signature.getInstance("Ed25519");
             signer.initSign(key);
@@ -106,8 +119,9 @@ public final class VerdictSignatures {
     }
 
     public static String pem(String type, byte[] der) {
-        return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-                .encodeToString(der) + "\n-----END " + type + "-----\n";
+        return "-----BEGIN " + type + "-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                        .encodeToString(der) + "\n-----END " + type + "-----\n";
     }
 
     private static byte[] signingInput(String header, Verdict verdict) {
@@ -115,7 +129,8 @@ public final class VerdictSignatures {
     }
 
     private static byte[] der(String pem, String type) {
-        String body = pem.replace("-----BEGIN " + type + "-----", "").replace("-----END " + type + "-----", "")
+        String body = pem.replace("-----BEGIN " + type + "-----", "")
+                .replace("-----END " + type + "-----", "")
                 .replaceAll("\\s", "");
         try {
             return Base64.getDecoder().decode(body);

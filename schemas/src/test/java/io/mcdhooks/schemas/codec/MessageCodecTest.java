@@ -3,19 +3,7 @@ package io.mcdhooks.schemas.codec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.mcdhooks.schemas.Examples;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Message;
@@ -23,6 +11,15 @@ import io.mcdhooks.schemas.MessageKind;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Verdict;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class MessageCodecTest {
 
@@ -53,7 +50,8 @@ class MessageCodecTest {
         byte[] encoded = codec.encode(decoded);
 
         assertThat(decoded).isInstanceOf(kind.javaType());
-        assertThat(validator.validate(kind, new String(encoded, StandardCharsets.UTF_8))).isEmpty();
+        assertThat(validator.validate(kind, new String(encoded, StandardCharsets.UTF_8)))
+                .isEmpty();
         assertThat(codec.decode(kind, encoded)).isEqualTo(decoded);
     }
 
@@ -83,8 +81,10 @@ class MessageCodecTest {
         byte[] json = example("verdict.v1.outcome-wrong-type.json", "invalid");
 
         assertThatThrownBy(() -> codec.decode(Verdict.class, json))
-                .isInstanceOfSatisfying(InvalidMessageException.class, e ->
-                        assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("$.outcome")));
+                .isInstanceOfSatisfying(
+                        InvalidMessageException.class,
+                        e -> assertThat(e.problems())
+                                .anySatisfy(p -> assertThat(p).startsWith("$.outcome")));
     }
 
     @Test
@@ -92,8 +92,9 @@ class MessageCodecTest {
         byte[] json = example("verdict.v1.pre-update-without-node.json", "invalid");
 
         assertThatThrownBy(() -> codec.decode(Verdict.class, json))
-                .isInstanceOfSatisfying(InvalidMessageException.class, e ->
-                        assertThat(e.getMessage()).contains("node"));
+                .isInstanceOfSatisfying(
+                        InvalidMessageException.class,
+                        e -> assertThat(e.getMessage()).contains("node"));
     }
 
     @Test
@@ -102,8 +103,10 @@ class MessageCodecTest {
                 .replace("\"PASS\"", "\"PASSED\"");
 
         assertThatThrownBy(() -> codec.decode(Verdict.class, json.getBytes(StandardCharsets.UTF_8)))
-                .isInstanceOfSatisfying(InvalidMessageException.class, e ->
-                        assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("$.outcome")));
+                .isInstanceOfSatisfying(
+                        InvalidMessageException.class,
+                        e -> assertThat(e.problems())
+                                .anySatisfy(p -> assertThat(p).startsWith("$.outcome")));
     }
 
     @Test
@@ -112,17 +115,21 @@ class MessageCodecTest {
                 .replace("2026-11-30T10:15:04Z", "yesterday");
 
         assertThatThrownBy(() -> codec.decode(Verdict.class, json.getBytes(StandardCharsets.UTF_8)))
-                .isInstanceOfSatisfying(InvalidMessageException.class, e ->
-                        assertThat(e.problems()).anySatisfy(p -> assertThat(p).startsWith("$.producedAt")));
+                .isInstanceOfSatisfying(
+                        InvalidMessageException.class,
+                        e -> assertThat(e.problems())
+                                .anySatisfy(p -> assertThat(p).startsWith("$.producedAt")));
     }
 
     @Test
     void toleratesUnknownExtraFields() throws Exception {
-        ObjectNode json = (ObjectNode) MessageCodec.newObjectMapper().readTree(example("verdict.v1.pass.json", "examples"));
+        ObjectNode json =
+                (ObjectNode) MessageCodec.newObjectMapper().readTree(example("verdict.v1.pass.json", "examples"));
         json.put("addedInAFutureMinorVersion", 42);
         json.putObject("nested").put("x", "y");
 
-        Verdict verdict = codec.decode(Verdict.class, MessageCodec.newObjectMapper().writeValueAsBytes(json));
+        Verdict verdict =
+                codec.decode(Verdict.class, MessageCodec.newObjectMapper().writeValueAsBytes(json));
 
         assertThat(verdict.outcome()).isEqualTo(Outcome.PASS);
     }
@@ -130,15 +137,17 @@ class MessageCodecTest {
     @Test
     void rejectsMalformedJson() {
         assertThatThrownBy(() -> codec.decode(Verdict.class, "{\"cluster\": ".getBytes(StandardCharsets.UTF_8)))
-                .isInstanceOfSatisfying(InvalidMessageException.class, e ->
-                        assertThat(e.reason()).isEqualTo(RejectReason.MALFORMED_JSON));
+                .isInstanceOfSatisfying(
+                        InvalidMessageException.class,
+                        e -> assertThat(e.reason()).isEqualTo(RejectReason.MALFORMED_JSON));
     }
 
     @Test
     void rejectsAnEmptyBody() {
         assertThatThrownBy(() -> codec.decode(Verdict.class, new byte[0]))
-                .isInstanceOfSatisfying(InvalidMessageException.class, e ->
-                        assertThat(e.reason()).isEqualTo(RejectReason.MALFORMED_JSON));
+                .isInstanceOfSatisfying(
+                        InvalidMessageException.class,
+                        e -> assertThat(e.reason()).isEqualTo(RejectReason.MALFORMED_JSON));
     }
 
     @Test
@@ -146,24 +155,39 @@ class MessageCodecTest {
         MessageCodec small = new MessageCodec(64);
 
         assertThatThrownBy(() -> small.decode(Verdict.class, example("verdict.v1.pass.json", "examples")))
-                .isInstanceOfSatisfying(InvalidMessageException.class, e ->
-                        assertThat(e.reason()).isEqualTo(RejectReason.TOO_LARGE));
+                .isInstanceOfSatisfying(
+                        InvalidMessageException.class,
+                        e -> assertThat(e.reason()).isEqualTo(RejectReason.TOO_LARGE));
     }
 
     @Test
     void encodesWhatJavaProducersBuildIntoSchemaValidJson() throws Exception {
-        GateRequest request = new GateRequest("c1", "c1/pre-update/n1/rendered-worker-2", 1, Stage.PRE_UPDATE,
+        GateRequest request = new GateRequest(
+                "c1",
+                "c1/pre-update/n1/rendered-worker-2",
+                1,
+                Stage.PRE_UPDATE,
                 new GateRequest.PoolFacts("worker", "25%", 4),
                 new GateRequest.NodeFacts("n1", "zone-a", Map.of("topology.kubernetes.io/zone", "zone-a")),
-                "rendered-worker-1", "rendered-worker-2",
-                new GateRequest.TargetFacts("quay.io/os@sha256:00", "realtime", List.of("kernel-devel"), List.of("nosmt"), null),
-                Instant.parse("2026-11-30T10:00:00Z"), Instant.parse("2026-11-30T10:30:00Z"));
-        Verdict verdict = Verdict.answering(request, "kmod-check", Outcome.PENDING, "StillBuilding", null, 30,
+                "rendered-worker-1",
+                "rendered-worker-2",
+                new GateRequest.TargetFacts(
+                        "quay.io/os@sha256:00", "realtime", List.of("kernel-devel"), List.of("nosmt"), null),
+                Instant.parse("2026-11-30T10:00:00Z"),
+                Instant.parse("2026-11-30T10:30:00Z"));
+        Verdict verdict = Verdict.answering(
+                request,
+                "kmod-check",
+                Outcome.PENDING,
+                "StillBuilding",
+                null,
+                30,
                 Instant.parse("2026-11-30T10:00:01Z"));
 
         for (Message message : List.of(request, verdict)) {
             byte[] json = codec.encode(message);
-            assertThat(validator.validate(message.kind(), new String(json, StandardCharsets.UTF_8))).isEmpty();
+            assertThat(validator.validate(message.kind(), new String(json, StandardCharsets.UTF_8)))
+                    .isEmpty();
             assertThat(codec.decode(message.kind(), json)).isEqualTo(message);
         }
         assertThat(verdict.key()).isEqualTo("n1");
@@ -171,15 +195,26 @@ class MessageCodecTest {
 
     @Test
     void recordsRefuseToBeBuiltWithoutTheirRequiredFields() {
-        assertThatThrownBy(() -> new GateRequest("c1", "g", 1, Stage.PRE_UPDATE,
-                new GateRequest.PoolFacts("worker", "1", null), null, null, "rendered-worker-2",
-                new GateRequest.TargetFacts(null, null, null, null, null), Instant.EPOCH, Instant.EPOCH))
+        assertThatThrownBy(() -> new GateRequest(
+                        "c1",
+                        "g",
+                        1,
+                        Stage.PRE_UPDATE,
+                        new GateRequest.PoolFacts("worker", "1", null),
+                        null,
+                        null,
+                        "rendered-worker-2",
+                        new GateRequest.TargetFacts(null, null, null, null, null),
+                        Instant.EPOCH,
+                        Instant.EPOCH))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("GateRequest.node is required");
     }
 
     private static byte[] example(String name, String folder) {
-        return Examples.read(Examples.in(folder).filter(p -> p.getFileName().toString().equals(name))
-                .findFirst().orElseThrow());
+        return Examples.read(Examples.in(folder)
+                .filter(p -> p.getFileName().toString().equals(name))
+                .findFirst()
+                .orElseThrow());
     }
 }

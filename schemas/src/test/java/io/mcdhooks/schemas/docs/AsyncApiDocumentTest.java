@@ -2,21 +2,19 @@ package io.mcdhooks.schemas.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-
 import io.mcdhooks.schemas.MessageKind;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.Topics;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** docs/asyncapi.yaml describes the topics and messages the code has, with the code's schemas. */
 class AsyncApiDocumentTest {
@@ -31,8 +29,13 @@ class AsyncApiDocumentTest {
         assertThat(doc.path("asyncapi").asText()).startsWith("3.");
         List<String> addresses = new ArrayList<>();
         doc.path("channels").forEach(c -> addresses.add(c.path("address").asText()));
-        assertThat(addresses).containsExactlyInAnyOrder(Topics.LIFECYCLE, Topics.GATE_REQUESTS, Topics.VERDICTS,
-                Topics.GATE_DECISIONS, Topics.DEAD_LETTER);
+        assertThat(addresses)
+                .containsExactlyInAnyOrder(
+                        Topics.LIFECYCLE,
+                        Topics.GATE_REQUESTS,
+                        Topics.VERDICTS,
+                        Topics.GATE_DECISIONS,
+                        Topics.DEAD_LETTER);
     }
 
     @Test
@@ -42,10 +45,14 @@ class AsyncApiDocumentTest {
         for (MessageKind kind : MessageKind.values()) {
             JsonNode message = messages.path(kind.displayName());
             assertThat(message.isMissingNode()).as(kind.displayName()).isFalse();
-            Path schema = DOCUMENT.getParent().resolve(message.path("payload").path("$ref").asText()).normalize();
+            Path schema = DOCUMENT.getParent()
+                    .resolve(message.path("payload").path("$ref").asText())
+                    .normalize();
             assertThat(schema).as("payload of %s", kind.displayName()).isRegularFile();
-            assertThat(json.readTree(schema.toFile()).path("$id").asText()).isEqualTo(kind.schemaUri().toString());
-            assertThat(message.path("headers").path("$ref").asText()).isEqualTo("#/components/schemas/CloudEventHeaders");
+            assertThat(json.readTree(schema.toFile()).path("$id").asText())
+                    .isEqualTo(kind.schemaUri().toString());
+            assertThat(message.path("headers").path("$ref").asText())
+                    .isEqualTo("#/components/schemas/CloudEventHeaders");
         }
     }
 
@@ -54,8 +61,10 @@ class AsyncApiDocumentTest {
         JsonNode types = read().at("/components/schemas/CloudEventHeaders/properties/ce_type/enum");
         List<String> listed = new ArrayList<>();
         types.forEach(t -> listed.add(t.asText()));
-        assertThat(listed).containsExactlyInAnyOrderElementsOf(
-                java.util.Arrays.stream(MessageKind.values()).map(MessageKind::cloudEventType).toList());
+        assertThat(listed)
+                .containsExactlyInAnyOrderElementsOf(Arrays.stream(MessageKind.values())
+                        .map(MessageKind::cloudEventType)
+                        .toList());
     }
 
     @Test
@@ -67,7 +76,9 @@ class AsyncApiDocumentTest {
             if (ref.startsWith("#/")) {
                 assertThat(doc.at(ref.substring(1)).isMissingNode()).as(ref).isFalse();
             } else {
-                assertThat(DOCUMENT.getParent().resolve(ref).normalize()).as(ref).isRegularFile();
+                assertThat(DOCUMENT.getParent().resolve(ref).normalize())
+                        .as(ref)
+                        .isRegularFile();
             }
         }
     }

@@ -3,15 +3,6 @@ package io.mcdhooks.schemas.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.time.OffsetDateTime;
-import java.util.Map;
-
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.junit.jupiter.api.Test;
-
 import io.mcdhooks.schemas.Examples;
 import io.mcdhooks.schemas.Message;
 import io.mcdhooks.schemas.MessageKind;
@@ -19,6 +10,13 @@ import io.mcdhooks.schemas.Verdict;
 import io.mcdhooks.schemas.codec.InvalidMessageException;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.codec.RejectReason;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.OffsetDateTime;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.junit.jupiter.api.Test;
 
 class CloudEventsKafkaTest {
 
@@ -32,7 +30,12 @@ class CloudEventsKafkaTest {
     void writesBinaryModeHeadersAndKeysByNode() throws Exception {
         Verdict verdict = verdict();
 
-        ProducerRecord<String, byte[]> record = cloudEvents.toRecord(Topics.VERDICTS, verdict, "v-1", SOURCE, TIME,
+        ProducerRecord<String, byte[]> record = cloudEvents.toRecord(
+                Topics.VERDICTS,
+                verdict,
+                "v-1",
+                SOURCE,
+                TIME,
                 Map.of(CloudEventsKafka.JWS_EXTENSION, "eyJhbGciOiJFZERTQSJ9..c2ln"));
 
         assertThat(record.key()).isEqualTo("ip-10-0-23-47.ec2.internal");
@@ -44,7 +47,8 @@ class CloudEventsKafkaTest {
         assertThat(header(record, "ce_partitionkey")).isEqualTo("ip-10-0-23-47.ec2.internal");
         assertThat(header(record, "ce_jws")).isEqualTo("eyJhbGciOiJFZERTQSJ9..c2ln");
         assertThat(header(record, "content-type")).isEqualTo("application/json");
-        assertThat(header(record, "ce_dataschema")).isEqualTo(MessageKind.VERDICT.schemaUri().toString());
+        assertThat(header(record, "ce_dataschema"))
+                .isEqualTo(MessageKind.VERDICT.schemaUri().toString());
 
         CloudEventsKafka.Received back = cloudEvents.fromRecord(record.key(), record.headers(), record.value());
         assertThat(back.message()).isEqualTo(verdict);
@@ -57,14 +61,17 @@ class CloudEventsKafkaTest {
         byte[] body = codec.encode(verdict());
 
         assertThatThrownBy(() -> cloudEvents.fromRecord(null, new RecordHeaders(), body))
-                .isInstanceOfSatisfying(InvalidMessageException.class, e ->
-                        assertThat(e.reason()).isEqualTo(RejectReason.NOT_A_CLOUDEVENT));
+                .isInstanceOfSatisfying(
+                        InvalidMessageException.class,
+                        e -> assertThat(e.reason()).isEqualTo(RejectReason.NOT_A_CLOUDEVENT));
     }
 
     @Test
     void refusesAnUnknownSchemaVersion() {
         ProducerRecord<String, byte[]> record = record(verdict());
-        record.headers().remove("ce_type").add("ce_type", "io.mcdhooks.gate.verdict.v2".getBytes(StandardCharsets.UTF_8));
+        record.headers()
+                .remove("ce_type")
+                .add("ce_type", "io.mcdhooks.gate.verdict.v2".getBytes(StandardCharsets.UTF_8));
 
         assertThatThrownBy(() -> cloudEvents.fromRecord(record.key(), record.headers(), record.value()))
                 .isInstanceOfSatisfying(InvalidMessageException.class, e -> {
@@ -79,8 +86,9 @@ class CloudEventsKafkaTest {
         record.headers().remove("content-type").add("content-type", "application/xml".getBytes(StandardCharsets.UTF_8));
 
         assertThatThrownBy(() -> cloudEvents.fromRecord(record.key(), record.headers(), record.value()))
-                .isInstanceOfSatisfying(InvalidMessageException.class, e ->
-                        assertThat(e.reason()).isEqualTo(RejectReason.UNSUPPORTED_CONTENT_TYPE));
+                .isInstanceOfSatisfying(
+                        InvalidMessageException.class,
+                        e -> assertThat(e.reason()).isEqualTo(RejectReason.UNSUPPORTED_CONTENT_TYPE));
     }
 
     @Test
@@ -88,8 +96,9 @@ class CloudEventsKafkaTest {
         ProducerRecord<String, byte[]> record = record(verdict());
 
         assertThatThrownBy(() -> cloudEvents.fromRecord("another-node", record.headers(), record.value()))
-                .isInstanceOfSatisfying(InvalidMessageException.class, e ->
-                        assertThat(e.reason()).isEqualTo(RejectReason.INCONSISTENT));
+                .isInstanceOfSatisfying(
+                        InvalidMessageException.class,
+                        e -> assertThat(e.reason()).isEqualTo(RejectReason.INCONSISTENT));
     }
 
     @Test
@@ -110,8 +119,12 @@ class CloudEventsKafkaTest {
 
     private Verdict verdict() {
         try {
-            return codec.decode(Verdict.class, Examples.read(Examples.in("examples")
-                    .filter(p -> p.getFileName().toString().equals("verdict.v1.pass.json")).findFirst().orElseThrow()));
+            return codec.decode(
+                    Verdict.class,
+                    Examples.read(Examples.in("examples")
+                            .filter(p -> p.getFileName().toString().equals("verdict.v1.pass.json"))
+                            .findFirst()
+                            .orElseThrow()));
         } catch (InvalidMessageException e) {
             throw new AssertionError(e);
         }

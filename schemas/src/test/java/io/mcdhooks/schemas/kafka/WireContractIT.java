@@ -4,6 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.mcdhooks.sandbox.kafka.KafkaBroker;
+import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
+import io.mcdhooks.schemas.Examples;
+import io.mcdhooks.schemas.Message;
+import io.mcdhooks.schemas.codec.InvalidMessageException;
+import io.mcdhooks.schemas.codec.MessageCodec;
+import io.mcdhooks.schemas.codec.RejectReason;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -13,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -26,14 +32,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import io.mcdhooks.sandbox.kafka.KafkaBroker;
-import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
-import io.mcdhooks.schemas.Examples;
-import io.mcdhooks.schemas.Message;
-import io.mcdhooks.schemas.codec.InvalidMessageException;
-import io.mcdhooks.schemas.codec.MessageCodec;
-import io.mcdhooks.schemas.codec.RejectReason;
 
 /** Every message kind through a real broker: headers on the wire, and back equal. */
 @ExtendWith(KafkaBrokerExtension.class)
@@ -52,9 +50,14 @@ class WireContractIT {
             for (Path file : Examples.in("examples").toList()) {
                 Message message = codec.decode(Examples.kindOf(file), Examples.read(file));
                 sent.add(message);
-                producer.send(cloudEvents.toRecord(topic, message, "id-" + sent.size(),
-                        URI.create("/clusters/" + message.cluster() + "/test"),
-                        OffsetDateTime.parse("2026-11-30T10:00:00Z"), Map.of())).get();
+                producer.send(cloudEvents.toRecord(
+                                topic,
+                                message,
+                                "id-" + sent.size(),
+                                URI.create("/clusters/" + message.cluster() + "/test"),
+                                OffsetDateTime.parse("2026-11-30T10:00:00Z"),
+                                Map.of()))
+                        .get();
             }
         }
 
@@ -75,7 +78,9 @@ class WireContractIT {
             assertThat(header(record, "ce_partitionkey")).isEqualTo(expected.key());
             assertThat(header(record, "ce_subject")).isEqualTo(expected.key());
             assertThat(header(record, "content-type")).isEqualTo("application/json");
-            assertThat(cloudEvents.fromRecord(record.key(), record.headers(), record.value()).message())
+            assertThat(cloudEvents
+                            .fromRecord(record.key(), record.headers(), record.value())
+                            .message())
                     .isEqualTo(expected);
         }
     }
@@ -84,15 +89,19 @@ class WireContractIT {
     void aMalformedMessageFromTheBrokerIsRejectedNamingTheField(KafkaBroker broker) throws Exception {
         // Given a verdict whose outcome is not one the contract knows, sent with valid headers
         String topic = "wire-contract-bad-" + UUID.randomUUID();
-        Path file = Examples.in("examples").filter(p -> p.getFileName().toString().equals("verdict.v1.pass.json"))
-                .findFirst().orElseThrow();
+        Path file = Examples.in("examples")
+                .filter(p -> p.getFileName().toString().equals("verdict.v1.pass.json"))
+                .findFirst()
+                .orElseThrow();
         Message verdict = codec.decode(Examples.kindOf(file), Examples.read(file));
-        ProducerRecord<String, byte[]> good = cloudEvents.toRecord(topic, verdict, "id-x", URI.create("/t"),
-                OffsetDateTime.now(), Map.of());
-        byte[] tampered = new String(good.value(), StandardCharsets.UTF_8).replace("\"PASS\"", "\"OK\"")
+        ProducerRecord<String, byte[]> good =
+                cloudEvents.toRecord(topic, verdict, "id-x", URI.create("/t"), OffsetDateTime.now(), Map.of());
+        byte[] tampered = new String(good.value(), StandardCharsets.UTF_8)
+                .replace("\"PASS\"", "\"OK\"")
                 .getBytes(StandardCharsets.UTF_8);
         try (KafkaProducer<String, byte[]> producer = producer(broker)) {
-            producer.send(new ProducerRecord<>(topic, null, good.key(), tampered, good.headers())).get();
+            producer.send(new ProducerRecord<>(topic, null, good.key(), tampered, good.headers()))
+                    .get();
         }
 
         // When it is read back
@@ -107,18 +116,30 @@ class WireContractIT {
     }
 
     private static KafkaProducer<String, byte[]> producer(KafkaBroker broker) {
-        return new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true), new StringSerializer(), new ByteArraySerializer());
+        return new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        broker.bootstrapServers(),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all",
+                        ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                        true),
+                new StringSerializer(),
+                new ByteArraySerializer());
     }
 
     private static List<ConsumerRecord<String, byte[]>> readAll(KafkaBroker broker, String topic, int expected) {
         List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "wire-contract-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        broker.bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "wire-contract-" + UUID.randomUUID(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(topic));
             await().atMost(Duration.ofSeconds(30)).until(() -> {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);

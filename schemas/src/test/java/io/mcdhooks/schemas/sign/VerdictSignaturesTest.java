@@ -2,16 +2,16 @@ package io.mcdhooks.schemas.sign;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.time.Instant;
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
-
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Verdict;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.NoSuchAlgorithmException;
+import java.security.PublicKey;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class VerdictSignaturesTest {
 
@@ -24,16 +24,18 @@ class VerdictSignaturesTest {
         String jws = VerdictSignatures.sign(pass, current.getPrivate(), "2026-11");
 
         assertThat(jws).matches("[A-Za-z0-9_-]+\\.\\.[A-Za-z0-9_-]+");
-        assertThat(VerdictSignatures.verify(pass, jws, Map.of("2026-11", current.getPublic(),
-                "2026-12", next.getPublic()))).isEqualTo(VerdictSignatures.Check.VALID);
+        assertThat(VerdictSignatures.verify(
+                        pass, jws, Map.of("2026-11", current.getPublic(), "2026-12", next.getPublic())))
+                .isEqualTo(VerdictSignatures.Check.VALID);
         String rotated = VerdictSignatures.sign(pass, next.getPrivate(), "2026-12");
-        assertThat(VerdictSignatures.verify(pass, rotated, Map.of("2026-11", current.getPublic(),
-                "2026-12", next.getPublic()))).isEqualTo(VerdictSignatures.Check.VALID);
+        assertThat(VerdictSignatures.verify(
+                        pass, rotated, Map.of("2026-11", current.getPublic(), "2026-12", next.getPublic())))
+                .isEqualTo(VerdictSignatures.Check.VALID);
     }
 
     @Test
     void refusesUnsignedForgedAndReplayedVerdicts() {
-        Map<String, java.security.PublicKey> keys = Map.of("k", current.getPublic());
+        Map<String, PublicKey> keys = Map.of("k", current.getPublic());
         String jws = VerdictSignatures.sign(pass, current.getPrivate(), "k");
         String forged = VerdictSignatures.sign(pass, next.getPrivate(), "k");
         Verdict otherGate = verdict("c1/pre-update/w2/rendered-worker-2", 1, Outcome.PASS);
@@ -52,8 +54,10 @@ class VerdictSignaturesTest {
 
     @Test
     void readsKeysFromPem() {
-        String privatePem = VerdictSignatures.pem("PRIVATE KEY", current.getPrivate().getEncoded());
-        String publicPem = VerdictSignatures.pem("PUBLIC KEY", current.getPublic().getEncoded());
+        String privatePem =
+                VerdictSignatures.pem("PRIVATE KEY", current.getPrivate().getEncoded());
+        String publicPem =
+                VerdictSignatures.pem("PUBLIC KEY", current.getPublic().getEncoded());
 
         String jws = VerdictSignatures.sign(pass, VerdictSignatures.privateKey(privatePem), "k");
 
@@ -62,14 +66,26 @@ class VerdictSignaturesTest {
     }
 
     private static Verdict verdict(String gate, int attempt, Outcome outcome) {
-        return new Verdict("c1", gate, attempt, "kmod-check", Stage.PRE_UPDATE, "worker", gate.split("/")[2],
-                "rendered-worker-2", outcome, "Checked", null, null, Instant.parse("2026-11-30T10:00:00Z"));
+        return new Verdict(
+                "c1",
+                gate,
+                attempt,
+                "kmod-check",
+                Stage.PRE_UPDATE,
+                "worker",
+                gate.split("/")[2],
+                "rendered-worker-2",
+                outcome,
+                "Checked",
+                null,
+                null,
+                Instant.parse("2026-11-30T10:00:00Z"));
     }
 
     private static KeyPair generate() {
         try {
             return KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -1,12 +1,5 @@
 package io.mcdhooks.sandbox.bench;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -18,6 +11,13 @@ import io.mcdhooks.bridge.hooks.UpdateHookSpec;
 import io.mcdhooks.sandbox.mco.MachineConfigs;
 import io.mcdhooks.sandbox.mco.Mco;
 import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
 
 /**
  * The bridge with its gatekeeper, as deployed, on topics of its own: its own Vert.x and its own
@@ -43,14 +43,17 @@ final class BenchBridge implements AutoCloseable {
 
     /** Deploys a bridge with a client of its own (closed with it); register hooks before, so its gatekeeper knows them from the start. */
     static BenchBridge start(String bootstrap, KubernetesClient bridgeClient) {
-        Map<String, String> env = TestEnvironment.bridge(bootstrap, CLUSTER,
-                UUID.randomUUID().toString().substring(0, 8));
+        Map<String, String> env = TestEnvironment.bridge(
+                bootstrap, CLUSTER, UUID.randomUUID().toString().substring(0, 8));
         env.put("MCDHOOKS_NAMESPACE", NAMESPACE);
         BridgeConfig config = BridgeConfig.fromEnvironment(env);
         Vertx vertx = Vertx.vertx();
         BridgeVerticle verticle = new BridgeVerticle(config, bridgeClient);
         try {
-            vertx.deployVerticle(verticle).toCompletionStage().toCompletableFuture().get(300, TimeUnit.SECONDS);
+            vertx.deployVerticle(verticle)
+                    .toCompletionStage()
+                    .toCompletableFuture()
+                    .get(300, TimeUnit.SECONDS);
         } catch (Exception e) {
             vertx.close();
             bridgeClient.close();
@@ -70,8 +73,13 @@ final class BenchBridge implements AutoCloseable {
     /** The namespace of gate pods, and {@code hooks} UpdateHooks on the worker pool for {@code stages}. */
     static void prepare(KubernetesClient client, List<String> hooks, List<UpdateHookSpec.StageName> stages) {
         if (client.namespaces().withName(NAMESPACE).get() == null) {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata()
-                    .build()).create();
+            client.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(NAMESPACE)
+                            .endMetadata()
+                            .build())
+                    .create();
         }
         for (String name : hooks) {
             UpdateHook hook = new UpdateHook();
@@ -87,8 +95,14 @@ final class BenchBridge implements AutoCloseable {
 
     /** A rendered config of the worker pool, which gate requests need before they are published. */
     static void renderedConfig(KubernetesClient client, String name) {
-        GenericKubernetesResource mc = MachineConfigs.of(name, POOL, Map.of("kernelType", "realtime",
-                "osImageURL", "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:bench"));
+        GenericKubernetesResource mc = MachineConfigs.of(
+                name,
+                POOL,
+                Map.of(
+                        "kernelType",
+                        "realtime",
+                        "osImageURL",
+                        "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:bench"));
         Mco.machineConfigs(client).resource(mc).create();
     }
 
@@ -98,7 +112,9 @@ final class BenchBridge implements AutoCloseable {
     }
 
     static List<String> hookNames(int hooks) {
-        return java.util.stream.IntStream.range(0, hooks).mapToObj(i -> String.format("bench-hook-%02d", i)).toList();
+        return IntStream.range(0, hooks)
+                .mapToObj(i -> String.format("bench-hook-%02d", i))
+                .toList();
     }
 
     /** Polls {@code condition} (the harness has no test framework to wait with). */

@@ -1,5 +1,14 @@
 package io.mcdhooks.sandbox.bench;
 
+import io.mcdhooks.schemas.GateId;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Message;
+import io.mcdhooks.schemas.Outcome;
+import io.mcdhooks.schemas.Stage;
+import io.mcdhooks.schemas.Verdict;
+import io.mcdhooks.schemas.codec.InvalidMessageException;
+import io.mcdhooks.schemas.codec.MessageCodec;
+import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -18,19 +26,11 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-
-import io.mcdhooks.schemas.GateRequest;
-import io.mcdhooks.schemas.Message;
-import io.mcdhooks.schemas.Outcome;
-import io.mcdhooks.schemas.Stage;
-import io.mcdhooks.schemas.Verdict;
-import io.mcdhooks.schemas.codec.MessageCodec;
-import io.mcdhooks.schemas.kafka.CloudEventsKafka;
-import io.mcdhooks.schemas.GateId;
 
 /**
  * Kafka clients with the settings the bridge and the hook runner use: producers idempotent with
@@ -42,8 +42,7 @@ final class BenchKafka {
 
     static final CloudEventsKafka CLOUD_EVENTS = new CloudEventsKafka(new MessageCodec());
 
-    private BenchKafka() {
-    }
+    private BenchKafka() {}
 
     static KafkaProducer<String, byte[]> producer(String bootstrap, String clientId) {
         Map<String, Object> config = new HashMap<>();
@@ -74,7 +73,11 @@ final class BenchKafka {
 
     static void createTopics(String bootstrap, List<String> topics, int partitions) {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-            admin.createTopics(topics.stream().map(t -> new NewTopic(t, partitions, (short) 1)).toList()).all().get();
+            admin.createTopics(topics.stream()
+                            .map(t -> new NewTopic(t, partitions, (short) 1))
+                            .toList())
+                    .all()
+                    .get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted creating topics", e);
@@ -86,26 +89,49 @@ final class BenchKafka {
     /** A post-update gate request of the size the bridge publishes. */
     static GateRequest postUpdateRequest(String cluster, String node, String target) {
         Instant now = Instant.now();
-        return new GateRequest(cluster, GateId.of(cluster, Stage.POST_UPDATE, node, target), 1, Stage.POST_UPDATE,
+        return new GateRequest(
+                cluster,
+                GateId.of(cluster, Stage.POST_UPDATE, node, target),
+                1,
+                Stage.POST_UPDATE,
                 new GateRequest.PoolFacts("worker", "10%", 5000),
-                new GateRequest.NodeFacts(node, "us-east-2a", Map.of("kubernetes.io/hostname", node,
-                        "node-role.kubernetes.io/worker", "", "topology.kubernetes.io/zone", "us-east-2a")),
-                "rendered-worker-0123456789abcdef0123456789abcdef", target,
-                new GateRequest.TargetFacts("quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:0000", "realtime",
-                        List.of(), List.of("systemd.unified_cgroup_hierarchy=1"), null),
-                now, now.plus(Duration.ofMinutes(30)));
+                new GateRequest.NodeFacts(
+                        node,
+                        "us-east-2a",
+                        Map.of(
+                                "kubernetes.io/hostname",
+                                node,
+                                "node-role.kubernetes.io/worker",
+                                "",
+                                "topology.kubernetes.io/zone",
+                                "us-east-2a")),
+                "rendered-worker-0123456789abcdef0123456789abcdef",
+                target,
+                new GateRequest.TargetFacts(
+                        "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:0000",
+                        "realtime",
+                        List.of(),
+                        List.of("systemd.unified_cgroup_hierarchy=1"),
+                        null),
+                now,
+                now.plus(Duration.ofMinutes(30)));
     }
 
     static ProducerRecord<String, byte[]> record(String topic, Message message, String source) {
-        return CLOUD_EVENTS.toRecord(topic, message, UUID.randomUUID().toString(), URI.create(source),
-                OffsetDateTime.now(ZoneOffset.UTC), Map.of());
+        return CLOUD_EVENTS.toRecord(
+                topic,
+                message,
+                UUID.randomUUID().toString(),
+                URI.create(source),
+                OffsetDateTime.now(ZoneOffset.UTC),
+                Map.of());
     }
 
     /** The message a record carries; the harness reads only what the system wrote, so anything else is a bug. */
-    static Message decode(String key, org.apache.kafka.common.header.Headers headers, byte[] value) {
+    static Message decode(String key, Headers headers, byte[] value) {
         try {
             return CLOUD_EVENTS.fromRecord(key, headers, value).message();
-        } catch (io.mcdhooks.schemas.codec.InvalidMessageException e) {
+        } catch (InvalidMessageException e) {
             throw new IllegalStateException("unreadable record: " + e.getMessage(), e);
         }
     }

@@ -1,18 +1,5 @@
 package io.mcdhooks.sandbox.bench;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import org.apache.kafka.clients.producer.KafkaProducer;
-
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -25,6 +12,18 @@ import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.kafka.Topics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
  * Rows 2 and 3 on the in-memory API server with the bridge and its gatekeeper, one post-update
@@ -47,11 +46,9 @@ final class GateLatency {
     static final String HOOK = "bench-check";
     private static final Duration STEP_LIMIT = Duration.ofSeconds(60);
 
-    record Result(Latency.Stats toRequest, Latency.Stats apiFloor, Latency.Stats toRelease) {
-    }
+    record Result(Latency.Stats toRequest, Latency.Stats apiFloor, Latency.Stats toRelease) {}
 
-    private GateLatency() {
-    }
+    private GateLatency() {}
 
     static Result measure(String bootstrap, int samples, int warmup, int concurrency) throws Exception {
         int rounds = (samples + warmup + concurrency - 1) / concurrency;
@@ -61,8 +58,12 @@ final class GateLatency {
         Latency toRelease = new Latency();
         try (InMemoryCluster cluster = InMemoryCluster.start()) {
             KubernetesClient client = cluster.client();
-            Topology topology = Topology.builder().masters(1).workers(concurrency).zones("us-east-2a")
-                    .maxUnavailable(BenchBridge.POOL, MaxUnavailable.of(concurrency)).build();
+            Topology topology = Topology.builder()
+                    .masters(1)
+                    .workers(concurrency)
+                    .zones("us-east-2a")
+                    .maxUnavailable(BenchBridge.POOL, MaxUnavailable.of(concurrency))
+                    .build();
             topology.apply(client);
             BenchBridge.prepare(client, List.of(HOOK), List.of(UpdateHookSpec.StageName.POST_UPDATE));
             for (int r = 0; r < rounds; r++) {
@@ -70,16 +71,18 @@ final class GateLatency {
             }
             Map<String, CompletableFuture<Long>> requests = new ConcurrentHashMap<>();
             try (NodeWatch watch = new NodeWatch(cluster.newClient());
-                 BenchBridge bridge = BenchBridge.start(bootstrap, cluster.newClient());
-                 KafkaProducer<String, byte[]> producer = BenchKafka.producer(bootstrap, "mcdhooks-hook-" + HOOK);
-                 KafkaFloor.ConsumerLoop hook = new KafkaFloor.ConsumerLoop(
-                         BenchKafka.groupConsumer(bootstrap, Topics.hookGroup(HOOK)),
-                         List.of(bridge.config().gateRequestsTopic()), record -> {
-                             long now = System.nanoTime();
-                             GateRequest request = (GateRequest) BenchKafka.decode(record.key(),
-                                     record.headers(), record.value());
-                             requests.computeIfAbsent(request.gateId(), id -> new CompletableFuture<>()).complete(now);
-                         })) {
+                    BenchBridge bridge = BenchBridge.start(bootstrap, cluster.newClient());
+                    KafkaProducer<String, byte[]> producer = BenchKafka.producer(bootstrap, "mcdhooks-hook-" + HOOK);
+                    KafkaFloor.ConsumerLoop hook = new KafkaFloor.ConsumerLoop(
+                            BenchKafka.groupConsumer(bootstrap, Topics.hookGroup(HOOK)),
+                            List.of(bridge.config().gateRequestsTopic()),
+                            record -> {
+                                long now = System.nanoTime();
+                                GateRequest request =
+                                        (GateRequest) BenchKafka.decode(record.key(), record.headers(), record.value());
+                                requests.computeIfAbsent(request.gateId(), id -> new CompletableFuture<>())
+                                        .complete(now);
+                            })) {
                 hook.awaitAssignment(Duration.ofSeconds(60));
                 ExecutorService nodes = Executors.newFixedThreadPool(concurrency);
                 try {
@@ -110,24 +113,35 @@ final class GateLatency {
         return new Result(toRequest.stats(), apiFloor.stats(), toRelease.stats());
     }
 
-    private record Sample(long toRequest, long apiFloor, long toRelease) {
-    }
+    private record Sample(long toRequest, long apiFloor, long toRelease) {}
 
-    private static Sample cycle(KubernetesClient client, NodeWatch watch, KafkaProducer<String, byte[]> producer,
-                                BenchBridge bridge, Map<String, CompletableFuture<Long>> requests, String node,
-                                String target) {
+    private static Sample cycle(
+            KubernetesClient client,
+            NodeWatch watch,
+            KafkaProducer<String, byte[]> producer,
+            BenchBridge bridge,
+            Map<String, CompletableFuture<Long>> requests,
+            String node,
+            String target) {
         // 1. Assigned and rebooting; the gatekeeper taints the node on its way.
         CompletableFuture<Long> tainted = watch.when(node, NodeWatch::tainted);
-        annotate(client, node, Map.of(McoApi.DESIRED_CONFIG, target, McoApi.STATE, McoApi.STATE_WORKING,
-                McoApi.POST_CONFIG_ACTION, McoApi.POST_CONFIG_REBOOTING));
-        KafkaFloor.await(tainted.orTimeout(STEP_LIMIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS),
-                "the taint on " + node);
+        annotate(
+                client,
+                node,
+                Map.of(
+                        McoApi.DESIRED_CONFIG,
+                        target,
+                        McoApi.STATE,
+                        McoApi.STATE_WORKING,
+                        McoApi.POST_CONFIG_ACTION,
+                        McoApi.POST_CONFIG_REBOOTING));
+        KafkaFloor.await(tainted.orTimeout(STEP_LIMIT.toSeconds(), TimeUnit.SECONDS), "the taint on " + node);
 
         // 2. Back from the reboot: the transition that opens the post-update gate.
         String gateId = GateId.of(BenchBridge.CLUSTER, Stage.POST_UPDATE, node, target);
         CompletableFuture<Long> request = requests.computeIfAbsent(gateId, id -> new CompletableFuture<>());
-        CompletableFuture<Long> written = watch.when(node, n -> "".equals(NodeWatch.annotation(n,
-                McoApi.POST_CONFIG_ACTION)));
+        CompletableFuture<Long> written =
+                watch.when(node, n -> "".equals(NodeWatch.annotation(n, McoApi.POST_CONFIG_ACTION)));
         long changed = System.nanoTime();
         annotate(client, node, Map.of(McoApi.POST_CONFIG_ACTION, ""));
         long received = KafkaFloor.await(request, "the gate request " + gateId);
@@ -136,9 +150,18 @@ final class GateLatency {
 
         // 3. The MCD finishes and asks to uncordon; the gatekeeper cordons again.
         CompletableFuture<Long> cordoned = watch.when(node, NodeWatch::cordonedByGatekeeper);
-        annotate(client, node, Map.of(McoApi.CURRENT_CONFIG, target, McoApi.STATE, McoApi.STATE_DONE,
-                McoApi.DESIRED_DRAIN, McoApi.UNCORDON_PREFIX + target,
-                McoApi.LAST_APPLIED_DRAIN, McoApi.UNCORDON_PREFIX + target));
+        annotate(
+                client,
+                node,
+                Map.of(
+                        McoApi.CURRENT_CONFIG,
+                        target,
+                        McoApi.STATE,
+                        McoApi.STATE_DONE,
+                        McoApi.DESIRED_DRAIN,
+                        McoApi.UNCORDON_PREFIX + target,
+                        McoApi.LAST_APPLIED_DRAIN,
+                        McoApi.UNCORDON_PREFIX + target));
         KafkaFloor.await(cordoned, "the gatekeeper's cordon on " + node);
 
         // 4. The last required verdict: the node is released.
@@ -156,7 +179,12 @@ final class GateLatency {
         StringBuilder json = new StringBuilder("{\"metadata\":{\"annotations\":{");
         boolean first = true;
         for (var e : annotations.entrySet()) {
-            json.append(first ? "" : ",").append('"').append(e.getKey()).append("\":\"").append(e.getValue()).append('"');
+            json.append(first ? "" : ",")
+                    .append('"')
+                    .append(e.getKey())
+                    .append("\":\"")
+                    .append(e.getValue())
+                    .append('"');
             first = false;
         }
         json.append("}}}");

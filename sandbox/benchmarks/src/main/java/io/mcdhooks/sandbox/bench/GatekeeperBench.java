@@ -1,10 +1,13 @@
 package io.mcdhooks.sandbox.bench;
 
+import io.mcdhooks.bridge.gate.Gatekeeper;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Outcome;
+import io.mcdhooks.schemas.Verdict;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -20,11 +23,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import io.mcdhooks.bridge.gate.Gatekeeper;
-import io.mcdhooks.schemas.GateRequest;
-import io.mcdhooks.schemas.Outcome;
-import io.mcdhooks.schemas.Verdict;
-
 /**
  * Rows 4 and 4a as JMH benchmarks. One shot is a whole rollout's answers: every hook's PASS on
  * every one of {@link #gates} open post-update gates, hooks interleaved as they come off the
@@ -38,7 +36,9 @@ import io.mcdhooks.schemas.Verdict;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 5)
 @Measurement(iterations = 5)
-@Fork(value = 1, jvmArgsAppend = {GatekeeperBench.MAX_RAM, GatekeeperBench.MAX_RAM_PERCENTAGE})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {GatekeeperBench.MAX_RAM, GatekeeperBench.MAX_RAM_PERCENTAGE})
 public class GatekeeperBench {
 
     /**
@@ -47,6 +47,7 @@ public class GatekeeperBench {
      * host's. Default GC (G1).
      */
     static final String MAX_RAM = "-XX:MaxRAM=1g";
+
     static final String MAX_RAM_PERCENTAGE = "-XX:MaxRAMPercentage=75";
 
     @Param("5000")

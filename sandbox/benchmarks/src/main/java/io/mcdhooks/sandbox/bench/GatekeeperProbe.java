@@ -1,5 +1,13 @@
 package io.mcdhooks.sandbox.bench;
 
+import io.mcdhooks.bridge.gate.Gatekeeper;
+import io.mcdhooks.bridge.gate.HookSpec;
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Message;
+import io.mcdhooks.schemas.Stage;
+import io.mcdhooks.schemas.Verdict;
+import java.lang.ref.Reference;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,16 +16,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-
+import java.util.function.Consumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-
-import io.mcdhooks.bridge.gate.Gatekeeper;
-import io.mcdhooks.bridge.gate.HookSpec;
-import io.mcdhooks.schemas.GateDecision;
-import io.mcdhooks.schemas.GateRequest;
-import io.mcdhooks.schemas.Message;
-import io.mcdhooks.schemas.Stage;
-import io.mcdhooks.schemas.Verdict;
 
 /**
  * Rows 4b–4e, run in a JVM of its own so its resident memory is the gatekeeper's and nothing
@@ -32,8 +32,7 @@ public final class GatekeeperProbe {
     /** Records a consumer poll returns at most (Kafka's default {@code max.poll.records}). */
     private static final int POLL = 500;
 
-    private GatekeeperProbe() {
-    }
+    private GatekeeperProbe() {}
 
     public static void main(String[] args) {
         int nodes = Integer.parseInt(args[0]);
@@ -46,11 +45,19 @@ public final class GatekeeperProbe {
         long heapBefore = usedHeap();
         long rssBefore = Machine.residentKiB();
         Probe probe = run(nodes, hookNames, true);
-        System.out.printf("RESULT gates=%d heapBeforeKiB=%d openHeapKiB=%d openRssKiB=%d openCommittedKiB=%d "
+        System.out.printf(
+                "RESULT gates=%d heapBeforeKiB=%d openHeapKiB=%d openRssKiB=%d openCommittedKiB=%d "
                         + "answeredHeapKiB=%d answeredRssKiB=%d answeredCommittedKiB=%d rssBeforeKiB=%d "
                         + "peakRssKiB=%d%n",
-                nodes, heapBefore / 1024, probe.openHeap / 1024, probe.openRss, probe.openCommitted / 1024,
-                probe.answeredHeap / 1024, probe.answeredRss, probe.answeredCommitted / 1024, rssBefore,
+                nodes,
+                heapBefore / 1024,
+                probe.openHeap / 1024,
+                probe.openRss,
+                probe.openCommitted / 1024,
+                probe.answeredHeap / 1024,
+                probe.answeredRss,
+                probe.answeredCommitted / 1024,
+                rssBefore,
                 Machine.peakResidentKiB());
     }
 
@@ -65,11 +72,11 @@ public final class GatekeeperProbe {
 
     private static Probe run(int nodes, List<String> hookNames, boolean measure) {
         Probe probe = new Probe();
-        Gatekeeper gatekeeper = gatekeeper(hookNames, d -> { });
+        Gatekeeper gatekeeper = gatekeeper(hookNames, d -> {});
         List<GateRequest> requests = new ArrayList<>(nodes);
         for (int n = 0; n < nodes; n++) {
-            GateRequest request = BenchKafka.postUpdateRequest(BenchBridge.CLUSTER, "worker-" + n,
-                    "rendered-worker-probe");
+            GateRequest request =
+                    BenchKafka.postUpdateRequest(BenchBridge.CLUSTER, "worker-" + n, "rendered-worker-probe");
             requests.add(request);
             gatekeeper.onGateRequest(request);
         }
@@ -102,17 +109,25 @@ public final class GatekeeperProbe {
             probe.answeredRss = settledResidentKiB();
             probe.answeredCommitted = Runtime.getRuntime().totalMemory();
             // The gates must still be there when the heap is measured, not collected as unused.
-            java.lang.ref.Reference.reachabilityFence(gatekeeper);
+            Reference.reachabilityFence(gatekeeper);
         }
         return probe;
     }
 
-    static Gatekeeper gatekeeper(List<String> hookNames, java.util.function.Consumer<GateDecision> decided) {
+    static Gatekeeper gatekeeper(List<String> hookNames, Consumer<GateDecision> decided) {
         Gatekeeper gatekeeper = new Gatekeeper(BenchBridge.CLUSTER, Clock.systemUTC(), decided);
         for (String name : hookNames) {
-            gatekeeper.putHook(new HookSpec(name, Set.of(Stage.POST_UPDATE), Set.of(BenchBridge.POOL), Map.of(),
-                    Duration.ofMinutes(30), Duration.ZERO, GateDecision.FailurePolicy.Fail, GateDecision.Mode.Enforcing,
-                    HookSpec.PostUpdateFailure.Hold, false));
+            gatekeeper.putHook(new HookSpec(
+                    name,
+                    Set.of(Stage.POST_UPDATE),
+                    Set.of(BenchBridge.POOL),
+                    Map.of(),
+                    Duration.ofMinutes(30),
+                    Duration.ZERO,
+                    GateDecision.FailurePolicy.Fail,
+                    GateDecision.Mode.Enforcing,
+                    HookSpec.PostUpdateFailure.Hold,
+                    false));
         }
         return gatekeeper;
     }

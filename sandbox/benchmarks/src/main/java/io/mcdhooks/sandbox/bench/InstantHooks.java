@@ -1,13 +1,11 @@
 package io.mcdhooks.sandbox.bench;
 
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.kafka.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.kafka.clients.producer.KafkaProducer;
-
-import io.mcdhooks.schemas.GateRequest;
-import io.mcdhooks.schemas.kafka.Topics;
 
 /**
  * Hooks that pass at once: one consumer per hook in that hook's group, as a shared hook runner
@@ -21,10 +19,10 @@ final class InstantHooks implements AutoCloseable {
     InstantHooks(String bootstrap, List<String> hooks, String requestsTopic, String verdictsTopic) {
         producer = BenchKafka.producer(bootstrap, "bench-instant-hooks");
         for (String hook : hooks) {
-            consumers.add(new KafkaFloor.ConsumerLoop(BenchKafka.groupConsumer(bootstrap, Topics.hookGroup(hook)),
-                    List.of(requestsTopic), record -> {
-                        GateRequest request = (GateRequest) BenchKafka.decode(record.key(),
-                                record.headers(), record.value());
+            consumers.add(new KafkaFloor.ConsumerLoop(
+                    BenchKafka.groupConsumer(bootstrap, Topics.hookGroup(hook)), List.of(requestsTopic), record -> {
+                        GateRequest request =
+                                (GateRequest) BenchKafka.decode(record.key(), record.headers(), record.value());
                         producer.send(BenchKafka.pass(verdictsTopic, request, hook));
                     }));
         }

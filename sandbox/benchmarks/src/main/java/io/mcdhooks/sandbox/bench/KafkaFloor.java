@@ -7,11 +7,12 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.WakeupException;
 
 /**
  * Row 1, the floor: a record produced and consumed again, one at a time (closed loop), with the
@@ -20,8 +21,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 final class KafkaFloor {
 
-    private KafkaFloor() {
-    }
+    private KafkaFloor() {}
 
     static Latency.Stats measure(String bootstrap, int samples, int warmup) {
         String topic = "bench-floor-" + UUID.randomUUID().toString().substring(0, 8);
@@ -29,19 +29,19 @@ final class KafkaFloor {
         Map<String, CompletableFuture<Long>> waiting = new ConcurrentHashMap<>();
         Latency latency = new Latency();
         try (KafkaProducer<String, byte[]> producer = BenchKafka.producer(bootstrap, "bench-floor");
-             ConsumerLoop consumer = new ConsumerLoop(BenchKafka.groupConsumer(bootstrap, "bench-floor"),
-                     List.of(topic), record -> {
-                         long now = System.nanoTime();
-                         CompletableFuture<Long> f = waiting.remove(record.key());
-                         if (f != null) {
-                             f.complete(now);
-                         }
-                     })) {
+                ConsumerLoop consumer =
+                        new ConsumerLoop(BenchKafka.groupConsumer(bootstrap, "bench-floor"), List.of(topic), record -> {
+                            long now = System.nanoTime();
+                            CompletableFuture<Long> f = waiting.remove(record.key());
+                            if (f != null) {
+                                f.complete(now);
+                            }
+                        })) {
             consumer.awaitAssignment(Duration.ofSeconds(60));
             for (int i = 0; i < warmup + samples; i++) {
                 String key = "worker-" + i;
-                ProducerRecord<String, byte[]> record = BenchKafka.record(topic,
-                        BenchKafka.postUpdateRequest("bench", key, "rendered-worker-floor"), "/bench/floor");
+                ProducerRecord<String, byte[]> record = BenchKafka.record(
+                        topic, BenchKafka.postUpdateRequest("bench", key, "rendered-worker-floor"), "/bench/floor");
                 CompletableFuture<Long> received = new CompletableFuture<>();
                 waiting.put(key, received);
                 long start = System.nanoTime();
@@ -73,27 +73,31 @@ final class KafkaFloor {
         private final CompletableFuture<Void> assigned = new CompletableFuture<>();
         private volatile boolean running = true;
 
-        ConsumerLoop(KafkaConsumer<String, byte[]> consumer, List<String> topics,
-                     java.util.function.Consumer<ConsumerRecord<String, byte[]>> handler) {
+        ConsumerLoop(
+                KafkaConsumer<String, byte[]> consumer,
+                List<String> topics,
+                Consumer<ConsumerRecord<String, byte[]>> handler) {
             this.consumer = consumer;
-            this.thread = new Thread(() -> {
-                try {
-                    consumer.subscribe(topics);
-                    while (running) {
-                        var records = consumer.poll(Duration.ofMillis(100));
-                        if (!consumer.assignment().isEmpty()) {
-                            assigned.complete(null);
+            this.thread = new Thread(
+                    () -> {
+                        try {
+                            consumer.subscribe(topics);
+                            while (running) {
+                                var records = consumer.poll(Duration.ofMillis(100));
+                                if (!consumer.assignment().isEmpty()) {
+                                    assigned.complete(null);
+                                }
+                                for (ConsumerRecord<String, byte[]> record : records) {
+                                    handler.accept(record);
+                                }
+                            }
+                        } catch (WakeupException e) {
+                            // closing
+                        } finally {
+                            consumer.close(Duration.ofSeconds(5));
                         }
-                        for (ConsumerRecord<String, byte[]> record : records) {
-                            handler.accept(record);
-                        }
-                    }
-                } catch (org.apache.kafka.common.errors.WakeupException e) {
-                    // closing
-                } finally {
-                    consumer.close(Duration.ofSeconds(5));
-                }
-            }, "bench-consumer-" + topics);
+                    },
+                    "bench-consumer-" + topics);
             thread.setDaemon(true);
             thread.start();
         }

@@ -12,8 +12,11 @@ final class Latency {
     }
 
     synchronized Stats stats() {
-        return new Stats(histogram.getTotalCount(), ms(histogram.getValueAtPercentile(50)),
-                ms(histogram.getValueAtPercentile(99)), ms(histogram.getValueAtPercentile(99.9)),
+        return new Stats(
+                histogram.getTotalCount(),
+                ms(histogram.getValueAtPercentile(50)),
+                ms(histogram.getValueAtPercentile(99)),
+                ms(histogram.getValueAtPercentile(99.9)),
                 ms(histogram.getMaxValue()));
     }
 
@@ -22,6 +25,5 @@ final class Latency {
     }
 
     /** Percentiles in milliseconds over {@code count} samples. */
-    record Stats(long count, double p50, double p99, double p999, double max) {
-    }
+    record Stats(long count, double p50, double p99, double p999, double max) {}
 }

@@ -9,10 +9,14 @@ import java.util.List;
 record Machine(int cores, String cpu, long memoryMiB, String jvm, String os, String loadAverage) {
 
     static Machine current() {
-        return new Machine(Runtime.getRuntime().availableProcessors(), cpuModel(), memTotalKiB() / 1024,
+        return new Machine(
+                Runtime.getRuntime().availableProcessors(),
+                cpuModel(),
+                memTotalKiB() / 1024,
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
-                        + System.getProperty("os.arch"), currentLoad());
+                        + System.getProperty("os.arch"),
+                currentLoad());
     }
 
     /** The 1, 5 and 15 minute load averages: other work on a shared machine shows here. */
@@ -40,14 +44,19 @@ record Machine(int cores, String cpu, long memoryMiB, String jvm, String os, Str
     }
 
     private static String cpuModel() {
-        return lines("/proc/cpuinfo").stream().filter(l -> l.startsWith("model name"))
-                .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("n/a");
+        return lines("/proc/cpuinfo").stream()
+                .filter(l -> l.startsWith("model name"))
+                .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                .findFirst()
+                .orElse("n/a");
     }
 
     private static long field(String file, String name) {
-        return lines(file).stream().filter(l -> l.startsWith(name))
+        return lines(file).stream()
+                .filter(l -> l.startsWith(name))
                 .map(l -> Long.parseLong(l.substring(name.length()).trim().split("\\s+")[0]))
-                .findFirst().orElse(-1L);
+                .findFirst()
+                .orElse(-1L);
     }
 
     private static List<String> lines(String file) {

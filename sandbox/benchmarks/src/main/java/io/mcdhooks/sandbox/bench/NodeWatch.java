@@ -1,5 +1,11 @@
 package io.mcdhooks.sandbox.bench;
 
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.mcdhooks.bridge.gate.LeverActuator;
+import io.mcdhooks.bridge.gate.LeverPlan;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -8,21 +14,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.mcdhooks.bridge.gate.LeverActuator;
-import io.mcdhooks.bridge.gate.LeverPlan;
-
 /**
  * A node informer of the harness's own: {@link #when} completes with the {@link System#nanoTime()}
  * at which a watch event first showed a node in the state asked for.
  */
 final class NodeWatch implements AutoCloseable {
 
-    private record Waiter(Predicate<Node> condition, CompletableFuture<Long> seen) {
-    }
+    private record Waiter(Predicate<Node> condition, CompletableFuture<Long> seen) {}
 
     private final KubernetesClient client;
     private final SharedIndexInformer<Node> informer;
@@ -36,21 +34,23 @@ final class NodeWatch implements AutoCloseable {
 
     /** A node informer that hands every node added or updated to {@code seen}, on its thread. */
     static SharedIndexInformer<Node> inform(KubernetesClient client, Consumer<Node> seen) {
-        return client.nodes().inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Node node) {
-                seen.accept(node);
-            }
+        return client.nodes()
+                .inform(
+                        new ResourceEventHandler<>() {
+                            @Override
+                            public void onAdd(Node node) {
+                                seen.accept(node);
+                            }
 
-            @Override
-            public void onUpdate(Node old, Node node) {
-                seen.accept(node);
-            }
+                            @Override
+                            public void onUpdate(Node old, Node node) {
+                                seen.accept(node);
+                            }
 
-            @Override
-            public void onDelete(Node node, boolean unknown) {
-            }
-        }, 0);
+                            @Override
+                            public void onDelete(Node node, boolean unknown) {}
+                        },
+                        0);
     }
 
     /** Register before the change that should lead there: only later events count. */
@@ -80,7 +80,8 @@ final class NodeWatch implements AutoCloseable {
     }
 
     static boolean cordonedByGatekeeper(Node node) {
-        return Boolean.TRUE.equals(node.getSpec().getUnschedulable()) && node.getMetadata().getAnnotations() != null
+        return Boolean.TRUE.equals(node.getSpec().getUnschedulable())
+                && node.getMetadata().getAnnotations() != null
                 && node.getMetadata().getAnnotations().containsKey(LeverActuator.CORDONED_FOR);
     }
 
@@ -90,7 +91,9 @@ final class NodeWatch implements AutoCloseable {
     }
 
     static String annotation(Node node, String key) {
-        return node.getMetadata().getAnnotations() == null ? null : node.getMetadata().getAnnotations().get(key);
+        return node.getMetadata().getAnnotations() == null
+                ? null
+                : node.getMetadata().getAnnotations().get(key);
     }
 
     @Override

@@ -1,18 +1,5 @@
 package io.mcdhooks.sandbox.bench;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -21,6 +8,17 @@ import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.sandbox.mco.MaxUnavailable;
 import io.mcdhooks.sandbox.mco.Topology;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * Row 5: {@code nodes} workers are assigned an update at once (each node's {@code desiredConfig}
@@ -32,30 +30,40 @@ import io.mcdhooks.sandbox.mco.Topology;
  */
 final class PublishBurst {
 
-    record Result(double rate, long messages, long expected, double writesSeconds, double lastSeconds,
-                  Latency.Stats writeToRequest) {
-    }
+    record Result(
+            double rate,
+            long messages,
+            long expected,
+            double writesSeconds,
+            double lastSeconds,
+            Latency.Stats writeToRequest) {}
 
-    private PublishBurst() {
-    }
+    private PublishBurst() {}
 
     static Result measure(String bootstrap, int nodes, int hooks) throws Exception {
         try (InMemoryCluster cluster = InMemoryCluster.start()) {
             KubernetesClient client = cluster.client();
-            Topology topology = Topology.builder().masters(1).workers(nodes)
-                    .maxUnavailable(BenchBridge.POOL, MaxUnavailable.percent(10)).build();
+            Topology topology = Topology.builder()
+                    .masters(1)
+                    .workers(nodes)
+                    .maxUnavailable(BenchBridge.POOL, MaxUnavailable.percent(10))
+                    .build();
             topology.apply(client);
-            BenchBridge.prepare(client, BenchBridge.hookNames(hooks),
+            BenchBridge.prepare(
+                    client,
+                    BenchBridge.hookNames(hooks),
                     List.of(UpdateHookSpec.StageName.PRE_UPDATE, UpdateHookSpec.StageName.POST_UPDATE));
             // Without hooks no gate is requested: the bridge publishes lifecycle events only.
             long expected = (hooks > 0 ? 3L : 2L) * nodes;
             String target = "rendered-worker-bench-burst";
             BenchBridge.renderedConfig(client, target);
             try (BenchBridge bridge = BenchBridge.start(bootstrap, cluster.newClient());
-                 KafkaConsumer<String, byte[]> reader = BenchKafka.reader(bootstrap)) {
+                    KafkaConsumer<String, byte[]> reader = BenchKafka.reader(bootstrap)) {
                 if (hooks > 0) {
                     // Pools with pre-update hooks are paused at rest: the gatekeeper has taken over.
-                    BenchBridge.waitFor(Duration.ofMinutes(3), "the gatekeeper to pause the pool",
+                    BenchBridge.waitFor(
+                            Duration.ofMinutes(3),
+                            "the gatekeeper to pause the pool",
                             () -> BenchBridge.poolPaused(client));
                 } else {
                     BenchBridge.waitFor(Duration.ofMinutes(3), "the bridge to be ready", bridge::ready);
@@ -71,8 +79,8 @@ final class PublishBurst {
 
                 List<String> names = topology.nodeNames(BenchBridge.POOL);
                 Map<String, Long> writtenAt = new ConcurrentHashMap<>();
-                String patch = "{\"metadata\":{\"annotations\":{\"" + McoApi.DESIRED_CONFIG + "\":\"" + target
-                        + "\",\"" + McoApi.STATE + "\":\"" + McoApi.STATE_WORKING + "\"}}}";
+                String patch = "{\"metadata\":{\"annotations\":{\"" + McoApi.DESIRED_CONFIG + "\":\"" + target + "\",\""
+                        + McoApi.STATE + "\":\"" + McoApi.STATE_WORKING + "\"}}}";
                 ExecutorService writers = Executors.newFixedThreadPool(8);
                 long start = System.nanoTime();
                 List<Future<?>> writes = new ArrayList<>();
@@ -111,8 +119,8 @@ final class PublishBurst {
                     writesDone = System.nanoTime();
                 }
                 double seconds = (last - start) / 1e9;
-                return new Result(messages / seconds, messages, expected, (writesDone - start) / 1e9, seconds,
-                        toRequest.stats());
+                return new Result(
+                        messages / seconds, messages, expected, (writesDone - start) / 1e9, seconds, toRequest.stats());
             }
         }
     }

@@ -43,25 +43,49 @@ final class Report {
 
     String markdown() {
         StringBuilder md = new StringBuilder();
-        md.append(String.format(Locale.ROOT, "Machine: %d cores (%s), %,d MiB memory, %s, %s. "
+        md.append(String.format(
+                Locale.ROOT,
+                "Machine: %d cores (%s), %,d MiB memory, %s, %s. "
                         + "Load average at start %s, at end %s. Run took %.0f s. Sizes: %s.%n%n",
-                machine.cores(), machine.cpu(), machine.memoryMiB(), machine.jvm(), machine.os(),
-                machine.loadAverage(), loadAfter, seconds, sizes));
-        md.append("| # | measurement | from → to | n | p50 | p99 | p99.9 | value | p99 / floor p99 | target | met? |\n");
+                machine.cores(),
+                machine.cpu(),
+                machine.memoryMiB(),
+                machine.jvm(),
+                machine.os(),
+                machine.loadAverage(),
+                loadAfter,
+                seconds,
+                sizes));
+        md.append(
+                "| # | measurement | from → to | n | p50 | p99 | p99.9 | value | p99 / floor p99 | target | met? |\n");
         md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Row row : rows) {
             Latency.Stats l = row.latency();
             String ratio = l != null && row.againstFloor() && floor != null && floor.p99() > 0
-                    ? String.format(Locale.ROOT, "%.1f×", l.p99() / floor.p99()) : "";
-            md.append("| ").append(row.number()).append(" | ").append(row.name()).append(" | ").append(row.span())
-                    .append(" | ").append(l == null ? "" : Long.toString(l.count()))
-                    .append(" | ").append(l == null ? "" : ms(l.p50()))
-                    .append(" | ").append(l == null ? "" : ms(l.p99()))
-                    .append(" | ").append(l == null ? "" : ms(l.p999()))
-                    .append(" | ").append(row.value() == null ? "" : value(row.value(), row.unit()))
-                    .append(" | ").append(ratio)
-                    .append(" | ").append(row.target() == null ? "" : row.target())
-                    .append(" | ").append(row.met() == null ? "" : row.met() ? "yes" : "**no**")
+                    ? String.format(Locale.ROOT, "%.1f×", l.p99() / floor.p99())
+                    : "";
+            md.append("| ")
+                    .append(row.number())
+                    .append(" | ")
+                    .append(row.name())
+                    .append(" | ")
+                    .append(row.span())
+                    .append(" | ")
+                    .append(l == null ? "" : Long.toString(l.count()))
+                    .append(" | ")
+                    .append(l == null ? "" : ms(l.p50()))
+                    .append(" | ")
+                    .append(l == null ? "" : ms(l.p99()))
+                    .append(" | ")
+                    .append(l == null ? "" : ms(l.p999()))
+                    .append(" | ")
+                    .append(row.value() == null ? "" : value(row.value(), row.unit()))
+                    .append(" | ")
+                    .append(ratio)
+                    .append(" | ")
+                    .append(row.target() == null ? "" : row.target())
+                    .append(" | ")
+                    .append(row.met() == null ? "" : row.met() ? "yes" : "**no**")
                     .append(" |\n");
         }
         if (!notes.isEmpty()) {
@@ -76,7 +100,8 @@ final class Report {
     }
 
     private static String value(double value, String unit) {
-        String number = Math.abs(value) >= 1000 ? String.format(Locale.ROOT, "%,.0f", value)
+        String number = Math.abs(value) >= 1000
+                ? String.format(Locale.ROOT, "%,.0f", value)
                 : String.format(Locale.ROOT, Math.abs(value) >= 10 ? "%.1f" : "%.2f", value);
         return number + " " + unit;
     }

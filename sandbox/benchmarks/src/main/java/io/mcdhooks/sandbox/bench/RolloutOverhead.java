@@ -1,9 +1,5 @@
 package io.mcdhooks.sandbox.bench;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
@@ -14,6 +10,9 @@ import io.mcdhooks.sandbox.mco.Mco;
 import io.mcdhooks.sandbox.mco.McoSimulator;
 import io.mcdhooks.sandbox.mco.SimulatorConfig;
 import io.mcdhooks.sandbox.mco.Topology;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Row 6: the same simulated rollout (a kernel change, {@code maxUnavailable=10%}, the simulated
@@ -45,8 +44,7 @@ final class RolloutOverhead {
         }
     }
 
-    private RolloutOverhead() {
-    }
+    private RolloutOverhead() {}
 
     static Result measure(String bootstrap, int workers, int hooks, double timeScale) {
         Run stock = rollout(bootstrap, workers, 0, timeScale);
@@ -55,26 +53,40 @@ final class RolloutOverhead {
     }
 
     /** One rollout: its time and its profile (see {@link RolloutTrace}). */
-    record Run(double seconds, double occupancy, Map<RolloutTrace.Step, Latency.Stats> phases, String profile) {
-    }
+    record Run(double seconds, double occupancy, Map<RolloutTrace.Step, Latency.Stats> phases, String profile) {}
 
     static Run rollout(String bootstrap, int workers, int hooks, double timeScale) {
         try (InMemoryCluster cluster = InMemoryCluster.start()) {
             KubernetesClient client = cluster.client();
-            Topology.builder().masters(3).workers(workers)
+            Topology.builder()
+                    .masters(3)
+                    .workers(workers)
                     .maxUnavailable(BenchBridge.POOL, MaxUnavailable.percent(10))
-                    .workloadPodsPerNode(1).daemonSetPodsPerNode(1).build().apply(client);
+                    .workloadPodsPerNode(1)
+                    .daemonSetPodsPerNode(1)
+                    .build()
+                    .apply(client);
             List<String> names = BenchBridge.hookNames(hooks);
             if (hooks > 0) {
-                BenchBridge.prepare(client, names, List.of(UpdateHookSpec.StageName.PRE_UPDATE,
-                        UpdateHookSpec.StageName.POST_UPDATE));
+                BenchBridge.prepare(
+                        client,
+                        names,
+                        List.of(UpdateHookSpec.StageName.PRE_UPDATE, UpdateHookSpec.StageName.POST_UPDATE));
             }
-            try (McoSimulator mco = McoSimulator.start(client, SimulatorConfig.defaults().withTimeScale(timeScale));
-                 BenchBridge bridge = hooks > 0 ? BenchBridge.start(bootstrap, cluster.newClient()) : null;
-                 InstantHooks answering = hooks > 0 ? new InstantHooks(bootstrap, names,
-                         bridge.config().gateRequestsTopic(), bridge.config().verdictsTopic()) : null) {
+            try (McoSimulator mco = McoSimulator.start(
+                            client, SimulatorConfig.defaults().withTimeScale(timeScale));
+                    BenchBridge bridge = hooks > 0 ? BenchBridge.start(bootstrap, cluster.newClient()) : null;
+                    InstantHooks answering = hooks > 0
+                            ? new InstantHooks(
+                                    bootstrap,
+                                    names,
+                                    bridge.config().gateRequestsTopic(),
+                                    bridge.config().verdictsTopic())
+                            : null) {
                 if (hooks > 0) {
-                    BenchBridge.waitFor(Duration.ofMinutes(3), "the gatekeeper to pause the pool",
+                    BenchBridge.waitFor(
+                            Duration.ofMinutes(3),
+                            "the gatekeeper to pause the pool",
                             () -> BenchBridge.poolPaused(client));
                 }
                 String before = target(client);
@@ -84,10 +96,12 @@ final class RolloutOverhead {
                 BenchBridge.waitFor(Duration.ofMinutes(2), "a new target config", () -> !before.equals(target(client)));
                 String target = target(client);
                 BenchBridge.waitFor(Duration.ofMinutes(30), "every worker updated", () -> {
-                    GenericKubernetesResource pool = Mco.pools(client).withName(BenchBridge.POOL).get();
+                    GenericKubernetesResource pool =
+                            Mco.pools(client).withName(BenchBridge.POOL).get();
                     Object updated = pool.get("status", "updatedMachineCount");
                     return target.equals(pool.get("status", "configuration", "name"))
-                            && updated instanceof Number n && n.intValue() == workers;
+                            && updated instanceof Number n
+                            && n.intValue() == workers;
                 });
                 double seconds = (System.nanoTime() - start) / 1e9;
                 trace.close();

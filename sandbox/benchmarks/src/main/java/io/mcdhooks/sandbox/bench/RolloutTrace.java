@@ -1,13 +1,14 @@
 package io.mcdhooks.sandbox.bench;
 
-import java.util.EnumMap;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.mcdhooks.sandbox.mco.Mco;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The profile of row 6: when each worker reached each step of its update, as the harness's own
@@ -19,7 +20,11 @@ final class RolloutTrace implements AutoCloseable {
 
     /** The steps of a node's update, in order. */
     enum Step {
-        ASSIGNED, DRAINED, REBOOTING, DONE, RELEASED
+        ASSIGNED,
+        DRAINED,
+        REBOOTING,
+        DONE,
+        RELEASED
     }
 
     private final String before;
@@ -47,8 +52,7 @@ final class RolloutTrace implements AutoCloseable {
         if (desired == null || desired.equals(before)) {
             return;
         }
-        Map<Step, Long> steps = seen.computeIfAbsent(node.getMetadata().getName(),
-                n -> new ConcurrentHashMap<>());
+        Map<Step, Long> steps = seen.computeIfAbsent(node.getMetadata().getName(), n -> new ConcurrentHashMap<>());
         steps.putIfAbsent(Step.ASSIGNED, now);
         if (("drain-" + desired).equals(NodeWatch.annotation(node, Mco.LAST_APPLIED_DRAIN))) {
             steps.putIfAbsent(Step.DRAINED, now);
@@ -107,17 +111,22 @@ final class RolloutTrace implements AutoCloseable {
 
     /** Seconds from the start of the trace to the first assignment. */
     double secondsToFirstAssignment() {
-        long first = seen.values().stream().map(s -> s.get(Step.ASSIGNED)).filter(java.util.Objects::nonNull)
-                .mapToLong(Long::longValue).min().orElse(start);
+        long first = seen.values().stream()
+                .map(s -> s.get(Step.ASSIGNED))
+                .filter(Objects::nonNull)
+                .mapToLong(Long::longValue)
+                .min()
+                .orElse(start);
         return (first - start) / 1e9;
     }
 
     /** One line: time to the first assignment, occupancy, and each phase's p50 / p99 in ms. */
     String summary(int maxUnavailable) {
-        StringBuilder line = new StringBuilder(String.format("first assignment after %.1f s, occupancy %.0f %%",
+        StringBuilder line = new StringBuilder(String.format(
+                "first assignment after %.1f s, occupancy %.0f %%",
                 secondsToFirstAssignment(), occupancy(maxUnavailable) * 100));
-        phases().forEach((step, stats) -> line.append(String.format(", →%s p50 %.0f ms p99 %.0f ms",
-                step.name().toLowerCase(java.util.Locale.ROOT), stats.p50(), stats.p99())));
+        phases().forEach((step, stats) -> line.append(String.format(
+                ", →%s p50 %.0f ms p99 %.0f ms", step.name().toLowerCase(Locale.ROOT), stats.p50(), stats.p99())));
         return line.toString();
     }
 

@@ -8,11 +8,20 @@ import java.util.List;
  * target and whether it was met ({@code null}: no target). A latency of a message's way through
  * the system is set against the Kafka floor; a duration of the simulated MCO's is not.
  */
-record Row(String number, String name, String span, Latency.Stats latency, Double value, String unit,
-           String target, Boolean met, String note, boolean againstFloor) {
+record Row(
+        String number,
+        String name,
+        String span,
+        Latency.Stats latency,
+        Double value,
+        String unit,
+        String target,
+        Boolean met,
+        String note,
+        boolean againstFloor) {
 
-    static Row latency(String number, String name, String span, Latency.Stats stats, String target, Boolean met,
-                       String note) {
+    static Row latency(
+            String number, String name, String span, Latency.Stats stats, String target, Boolean met, String note) {
         return new Row(number, name, span, stats, null, "ms", target, met, note, true);
     }
 
@@ -21,8 +30,15 @@ record Row(String number, String name, String span, Latency.Stats latency, Doubl
         return new Row(number, name, span, stats, null, "ms", null, null, null, false);
     }
 
-    static Row value(String number, String name, String span, double value, String unit, String target, Boolean met,
-                     String note) {
+    static Row value(
+            String number,
+            String name,
+            String span,
+            double value,
+            String unit,
+            String target,
+            Boolean met,
+            String note) {
         return new Row(number, name, span, null, value, unit, target, met, note, false);
     }
 

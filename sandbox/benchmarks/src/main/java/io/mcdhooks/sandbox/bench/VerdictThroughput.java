@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -28,11 +27,9 @@ final class VerdictThroughput {
     static final List<String> JVM_OPTIONS = List.of(GatekeeperBench.MAX_RAM, GatekeeperBench.MAX_RAM_PERCENTAGE);
 
     /** Verdicts per second, records decoded and decided ({@code decodeAndDecide}) and decided alone. */
-    record Speed(double decodeAndDecide, double decide, int shots) {
-    }
+    record Speed(double decodeAndDecide, double decide, int shots) {}
 
-    private VerdictThroughput() {
-    }
+    private VerdictThroughput() {}
 
     static Speed speed(int gates, int hooks, int warmups, int shots) throws RunnerException {
         List<String> jvm = new ArrayList<>(JVM_OPTIONS);
@@ -51,11 +48,15 @@ final class VerdictThroughput {
         Map<String, Double> msPerShot = new HashMap<>();
         for (RunResult result : new Runner(options).run()) {
             String method = result.getParams().getBenchmark();
-            msPerShot.put(method.substring(method.lastIndexOf('.') + 1), result.getPrimaryResult().getScore());
+            msPerShot.put(
+                    method.substring(method.lastIndexOf('.') + 1),
+                    result.getPrimaryResult().getScore());
         }
         double verdicts = (double) gates * hooks;
-        return new Speed(verdicts / (msPerShot.get("decodeAndDecide") / 1000),
-                verdicts / (msPerShot.get("decide") / 1000), shots);
+        return new Speed(
+                verdicts / (msPerShot.get("decodeAndDecide") / 1000),
+                verdicts / (msPerShot.get("decide") / 1000),
+                shots);
     }
 
     /** A log file of a forked JVM's own next to this one's, which it would otherwise overwrite. */
@@ -70,13 +71,17 @@ final class VerdictThroughput {
         command.add(java);
         command.addAll(JVM_OPTIONS);
         command.add(forkLog("probe"));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), GatekeeperProbe.class.getName(),
-                Integer.toString(nodes), Integer.toString(hooks)));
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                GatekeeperProbe.class.getName(),
+                Integer.toString(nodes),
+                Integer.toString(hooks)));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         Map<String, Double> result = new HashMap<>();
         StringBuilder output = new StringBuilder();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = out.readLine()) != null) {
                 output.append(line).append('\n');

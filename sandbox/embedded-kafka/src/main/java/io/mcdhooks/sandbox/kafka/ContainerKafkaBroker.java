@@ -34,7 +34,10 @@ public final class ContainerKafkaBroker implements KafkaBroker {
     @Override
     public synchronized void start() {
         if (paused) {
-            container.getDockerClient().unpauseContainerCmd(container.getContainerId()).exec();
+            container
+                    .getDockerClient()
+                    .unpauseContainerCmd(container.getContainerId())
+                    .exec();
             paused = false;
         }
     }
@@ -42,7 +45,10 @@ public final class ContainerKafkaBroker implements KafkaBroker {
     @Override
     public synchronized void stop() {
         if (!paused) {
-            container.getDockerClient().pauseContainerCmd(container.getContainerId()).exec();
+            container
+                    .getDockerClient()
+                    .pauseContainerCmd(container.getContainerId())
+                    .exec();
             paused = true;
         }
     }

@@ -1,8 +1,10 @@
 package io.mcdhooks.sandbox.kafka;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -14,13 +16,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
@@ -99,11 +101,17 @@ public final class ForkedKafkaBroker implements KafkaBroker {
         Path log4j = writeLog4jConfig();
         List<String> command = new ArrayList<>(List.of(
                 javaExecutable(),
-                "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Xms64m",
+                "-Xmx512m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
                 "-Djava.awt.headless=true",
                 "-Dlog4j2.configurationFile=" + log4j.toUri(),
-                "-cp", brokerClasspath(),
-                MAIN_CLASS, properties.toString(), clusterId));
+                "-cp",
+                brokerClasspath(),
+                MAIN_CLASS,
+                properties.toString(),
+                clusterId));
         try {
             process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
@@ -113,8 +121,11 @@ public final class ForkedKafkaBroker implements KafkaBroker {
             throw new UncheckedIOException("cannot start the forked Kafka broker", e);
         }
         awaitReady();
-        LOG.info("Kafka broker ready at {} in {} ms (log: {})",
-                bootstrapServers(), (System.nanoTime() - begin) / 1_000_000, logFile());
+        LOG.info(
+                "Kafka broker ready at {} in {} ms (log: {})",
+                bootstrapServers(),
+                (System.nanoTime() - begin) / 1_000_000,
+                logFile());
     }
 
     @Override
@@ -163,9 +174,12 @@ public final class ForkedKafkaBroker implements KafkaBroker {
             pause(50);
         }
         try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) START_TIMEOUT.toMillis()))) {
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                5_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                (int) START_TIMEOUT.toMillis()))) {
             admin.describeCluster().nodes().get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("the forked Kafka broker did not answer; see " + logFile(), e);
@@ -177,12 +191,12 @@ public final class ForkedKafkaBroker implements KafkaBroker {
 
     private void failIfDeadOrLate(long deadline) {
         if (!process.isAlive()) {
-            throw new IllegalStateException("the forked Kafka broker exited with code "
-                    + process.exitValue() + "; see " + logFile() + ":\n" + tail(logFile()));
+            throw new IllegalStateException("the forked Kafka broker exited with code " + process.exitValue() + "; see "
+                    + logFile() + ":\n" + tail(logFile()));
         }
         if (System.nanoTime() > deadline) {
-            throw new IllegalStateException("the forked Kafka broker did not open port " + brokerPort
-                    + " within " + START_TIMEOUT + "; see " + logFile());
+            throw new IllegalStateException("the forked Kafka broker did not open port " + brokerPort + " within "
+                    + START_TIMEOUT + "; see " + logFile());
         }
     }
 
@@ -196,7 +210,7 @@ public final class ForkedKafkaBroker implements KafkaBroker {
     }
 
     private Path writeServerProperties() {
-        Map<String, String> config = new java.util.LinkedHashMap<>();
+        Map<String, String> config = new LinkedHashMap<>();
         config.put("process.roles", "broker,controller");
         config.put("node.id", "1");
         config.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
@@ -262,7 +276,7 @@ public final class ForkedKafkaBroker implements KafkaBroker {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + manifest, e);
         }
-        return runtimeLocation(manifest) + java.io.File.pathSeparator + dependencies;
+        return runtimeLocation(manifest) + File.pathSeparator + dependencies;
     }
 
     private static String runtimeLocation(URL manifest) {
@@ -270,10 +284,16 @@ public final class ForkedKafkaBroker implements KafkaBroker {
             String url = manifest.toString();
             if (url.startsWith("jar:")) {
                 // jar:file:/…/kafka-broker-runtime.jar!/io/mcdhooks/…
-                return Path.of(new URL(url.substring(4, url.indexOf("!/"))).toURI()).toString();
+                return Path.of(new URL(url.substring(4, url.indexOf("!/"))).toURI())
+                        .toString();
             }
             // a class directory in the reactor: …/target/classes/io/mcdhooks/kafka/kafka-broker.classpath
-            return Path.of(manifest.toURI()).getParent().getParent().getParent().getParent().toString();
+            return Path.of(manifest.toURI())
+                    .getParent()
+                    .getParent()
+                    .getParent()
+                    .getParent()
+                    .toString();
         } catch (URISyntaxException | IOException e) {
             throw new IllegalStateException("cannot locate the broker runtime from " + manifest, e);
         }
@@ -284,7 +304,7 @@ public final class ForkedKafkaBroker implements KafkaBroker {
     }
 
     private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();
         } catch (IOException e) {

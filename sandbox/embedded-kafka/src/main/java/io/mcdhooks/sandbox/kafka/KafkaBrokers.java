@@ -2,9 +2,9 @@ package io.mcdhooks.sandbox.kafka;
 
 import java.util.Locale;
 import java.util.Map;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.testcontainers.DockerClientFactory;
 
 /**
  * Chooses how to get a real broker: a Testcontainers container where a Docker engine answers,
@@ -21,18 +21,23 @@ public final class KafkaBrokers {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBrokers.class);
 
     /** How a broker is provided. */
-    public enum Mode { AUTO, CONTAINER, FORKED }
-
-    private KafkaBrokers() {
+    public enum Mode {
+        AUTO,
+        CONTAINER,
+        FORKED
     }
+
+    private KafkaBrokers() {}
 
     public static Mode configuredMode() {
         String value = System.getProperty(MODE_PROPERTY, "auto").trim().toUpperCase(Locale.ROOT);
         try {
             return Mode.valueOf(value);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("system property " + MODE_PROPERTY + "='"
-                    + System.getProperty(MODE_PROPERTY) + "' is not one of auto, container, forked", e);
+            throw new IllegalArgumentException(
+                    "system property " + MODE_PROPERTY + "='" + System.getProperty(MODE_PROPERTY)
+                            + "' is not one of auto, container, forked",
+                    e);
         }
     }
 
@@ -48,7 +53,8 @@ public final class KafkaBrokers {
                 if (!DockerProbe.available()) {
                     throw new IllegalStateException(MODE_PROPERTY + "=container, but no Docker engine answers");
                 }
-                yield ContainerKafkaBroker.start(System.getProperty(IMAGE_PROPERTY, ContainerKafkaBroker.DEFAULT_IMAGE));
+                yield ContainerKafkaBroker.start(
+                        System.getProperty(IMAGE_PROPERTY, ContainerKafkaBroker.DEFAULT_IMAGE));
             }
             case AUTO -> {
                 if (DockerProbe.available()) {
@@ -62,8 +68,7 @@ public final class KafkaBrokers {
 
     /** Asks Testcontainers, when it is on the classpath, whether a Docker engine answers. */
     static final class DockerProbe {
-        private DockerProbe() {
-        }
+        private DockerProbe() {}
 
         static boolean available() {
             try {
@@ -71,7 +76,7 @@ public final class KafkaBrokers {
             } catch (ClassNotFoundException e) {
                 return false;
             }
-            return org.testcontainers.DockerClientFactory.instance().isDockerAvailable();
+            return DockerClientFactory.instance().isDockerAvailable();
         }
     }
 }

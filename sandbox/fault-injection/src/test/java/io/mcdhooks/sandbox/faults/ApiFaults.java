@@ -1,18 +1,18 @@
 package io.mcdhooks.sandbox.faults;
 
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.mcdhooks.sandbox.mco.RequestInterceptor;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-
-import io.fabric8.mockwebserver.http.MockResponse;
-import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.mcdhooks.sandbox.mco.RequestInterceptor;
 
 /**
  * API-server faults on the bridge's writes: of its PATCH, PUT, POST and DELETE requests (told
@@ -55,7 +55,7 @@ final class ApiFaults implements RequestInterceptor {
 
     /** Injected faults by kind: {@code api-409}, {@code api-5xx}, {@code api-slow}; and {@code api-writes} seen. */
     Map<String, Long> counts() {
-        Map<String, Long> copy = new java.util.TreeMap<>();
+        Map<String, Long> copy = new TreeMap<>();
         counts.forEach((k, v) -> copy.put(k, v.get()));
         return copy;
     }
@@ -68,12 +68,16 @@ final class ApiFaults implements RequestInterceptor {
     @Override
     public MockResponse intercept(RecordedRequest request, Supplier<MockResponse> proceed) {
         String method = request.getMethod();
-        boolean write = "PATCH".equals(method) || "PUT".equals(method) || "POST".equals(method)
-                || "DELETE".equals(method);
+        boolean write =
+                "PATCH".equals(method) || "PUT".equals(method) || "POST".equals(method) || "DELETE".equals(method);
         String agent = request.getHeader("User-Agent");
         String blocked = leaseBlockedFor;
-        if (blocked != null && write && request.getPath().contains("/leases/") && agent != null
-                && agent.equals(BRIDGE_USER_AGENT + "/" + blocked) && System.nanoTime() < leaseBlockedUntil) {
+        if (blocked != null
+                && write
+                && request.getPath().contains("/leases/")
+                && agent != null
+                && agent.equals(BRIDGE_USER_AGENT + "/" + blocked)
+                && System.nanoTime() < leaseBlockedUntil) {
             count("api-lease-503");
             return status(503, "ServiceUnavailable", "injected fault");
         }
@@ -91,14 +95,14 @@ final class ApiFaults implements RequestInterceptor {
         }
         if (dice < conflicts) {
             count("api-409");
-            return status(409, "Conflict",
-                    "the object has been modified; please apply your changes to the latest version");
+            return status(
+                    409, "Conflict", "the object has been modified; please apply your changes to the latest version");
         }
         if (dice < conflicts + errors) {
             boolean unavailable = dice < conflicts + errors / 2;
             count("api-5xx");
-            return status(unavailable ? 503 : 500, unavailable ? "ServiceUnavailable" : "InternalError",
-                    "injected fault");
+            return status(
+                    unavailable ? 503 : 500, unavailable ? "ServiceUnavailable" : "InternalError", "injected fault");
         }
         MockResponse response = served(request, true, agent, proceed);
         if (dice < conflicts + errors + slow) {
@@ -108,13 +112,13 @@ final class ApiFaults implements RequestInterceptor {
         return response;
     }
 
-    private MockResponse served(RecordedRequest request, boolean bridgeWrite, String agent,
-                                Supplier<MockResponse> proceed) {
+    private MockResponse served(
+            RecordedRequest request, boolean bridgeWrite, String agent, Supplier<MockResponse> proceed) {
         Instant at = Instant.now();
         MockResponse response = proceed.get();
         if (bridgeWrite && !request.getPath().contains("/leases") && response.code() < 400) {
-            writes.add(new History.Write(at, agent.substring(BRIDGE_USER_AGENT.length() + 1), request.getMethod(),
-                    request.getPath()));
+            writes.add(new History.Write(
+                    at, agent.substring(BRIDGE_USER_AGENT.length() + 1), request.getMethod(), request.getPath()));
         }
         return response;
     }
@@ -124,7 +128,9 @@ final class ApiFaults implements RequestInterceptor {
     }
 
     private static MockResponse status(int code, String reason, String message) {
-        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
+        return new MockResponse()
+                .setResponseCode(code)
+                .setHeader("Content-Type", "application/json")
                 .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
                         + "\"message\":\"" + message + "\",\"reason\":\"" + reason + "\",\"code\":" + code + "}");
     }

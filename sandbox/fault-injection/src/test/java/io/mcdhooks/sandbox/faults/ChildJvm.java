@@ -1,7 +1,9 @@
 package io.mcdhooks.sandbox.faults;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,8 +51,13 @@ final class ChildJvm {
         }
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
-                "-XX:-UsePerfData", "-Djava.awt.headless=true"));
+        command.addAll(List.of(
+                "-Xmx256m",
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-Xshare:auto",
+                "-XX:-UsePerfData",
+                "-Djava.awt.headless=true"));
         jvmOptions.forEach(o -> command.add(o.replace("{name}", name)));
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ChildMain.class.getName(), mainClass));
         ProcessBuilder builder = new ProcessBuilder(command)
@@ -107,11 +114,11 @@ final class ChildJvm {
 
     /** Whether the current (or last) process wrote {@code text} to its log. */
     synchronized boolean loggedSinceStart(String text) {
-        try (var file = new java.io.RandomAccessFile(log.toFile(), "r")) {
+        try (var file = new RandomAccessFile(log.toFile(), "r")) {
             file.seek(Math.min(logOffsetAtStart, file.length()));
             byte[] rest = new byte[(int) (file.length() - file.getFilePointer())];
             file.readFully(rest);
-            return new String(rest, java.nio.charset.StandardCharsets.UTF_8).contains(text);
+            return new String(rest, StandardCharsets.UTF_8).contains(text);
         } catch (IOException e) {
             return false;
         }

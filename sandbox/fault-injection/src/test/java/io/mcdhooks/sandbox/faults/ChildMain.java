@@ -14,27 +14,28 @@ import java.util.Arrays;
  */
 public final class ChildMain {
 
-    private ChildMain() {
-    }
+    private ChildMain() {}
 
     public static void main(String[] args) throws Exception {
         exitWhenParentGoes(System.in);
-        Class.forName(args[0]).getMethod("main", String[].class)
-                .invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
+        Class.forName(args[0]).getMethod("main", String[].class).invoke(null, (Object)
+                Arrays.copyOfRange(args, 1, args.length));
     }
 
     private static void exitWhenParentGoes(InputStream parentPipe) {
-        Thread watcher = new Thread(() -> {
-            try {
-                while (parentPipe.read() != -1) {
-                    // the parent never writes
-                }
-            } catch (IOException e) {
-                // a broken pipe means the same as end of stream
-            }
-            // halt, not exit: like SIGKILL, nothing gets a chance to tidy up (or to hang doing so)
-            Runtime.getRuntime().halt(137);
-        }, "parent-watcher");
+        Thread watcher = new Thread(
+                () -> {
+                    try {
+                        while (parentPipe.read() != -1) {
+                            // the parent never writes
+                        }
+                    } catch (IOException e) {
+                        // a broken pipe means the same as end of stream
+                    }
+                    // halt, not exit: like SIGKILL, nothing gets a chance to tidy up (or to hang doing so)
+                    Runtime.getRuntime().halt(137);
+                },
+                "parent-watcher");
         watcher.setDaemon(true);
         watcher.start();
     }

@@ -2,6 +2,10 @@ package io.mcdhooks.sandbox.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mcdhooks.sandbox.faults.FaultRun.Fault;
+import io.mcdhooks.sandbox.faults.FaultRun.Result;
+import io.mcdhooks.sandbox.faults.FaultRun.Spec;
+import io.mcdhooks.sandbox.kafka.ForkedKafkaBroker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,18 +15,13 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.mcdhooks.sandbox.faults.FaultRun.Fault;
-import io.mcdhooks.sandbox.faults.FaultRun.Result;
-import io.mcdhooks.sandbox.faults.FaultRun.Spec;
-import io.mcdhooks.sandbox.kafka.ForkedKafkaBroker;
 
 /**
  * Simulated rollouts under injected faults, each checked against the invariants. Short form by
@@ -40,7 +39,7 @@ class FaultInjectionIT {
     @BeforeAll
     static void startBroker() {
         String seed = System.getProperty("faults.seed", "");
-        baseSeed = seed.isBlank() ? new java.util.Random().nextLong() & 0xffff_ffffL : Long.parseLong(seed.trim());
+        baseSeed = seed.isBlank() ? new Random().nextLong() & 0xffff_ffffL : Long.parseLong(seed.trim());
         broker = ForkedKafkaBroker.start(Map.of());
     }
 
@@ -63,8 +62,9 @@ class FaultInjectionIT {
             faults.put(Fault.BRIDGE_OUTAGE, LONG ? 2 : 1);
             faults.put(Fault.BROKER_RESTART, LONG ? 2 : 1);
             faults.put(Fault.RUNNER_KILL, LONG ? 3 : 1);
-            results.add(record(new FaultRun(broker, new Spec("mixed", baseSeed + i, LONG ? 8 : 6, 2, 1, faults, true),
-                    logRoot()).run()));
+            results.add(record(
+                    new FaultRun(broker, new Spec("mixed", baseSeed + i, LONG ? 8 : 6, 2, 1, faults, true), logRoot())
+                            .run()));
         }
         results.forEach(FaultInjectionIT::check);
     }
@@ -77,8 +77,11 @@ class FaultInjectionIT {
             Map<Fault, Integer> faults = new EnumMap<>(Fault.class);
             faults.put(Fault.LEADER_KILL, LONG ? 3 : 1);
             faults.put(Fault.LEASE_LOSS, LONG ? 3 : 1);
-            results.add(record(new FaultRun(broker, new Spec("replicas", baseSeed + 100 + i, LONG ? 6 : 4, 2, 2, faults,
-                    false), logRoot()).run()));
+            results.add(record(new FaultRun(
+                            broker,
+                            new Spec("replicas", baseSeed + 100 + i, LONG ? 6 : 4, 2, 2, faults, false),
+                            logRoot())
+                    .run()));
         }
         results.forEach(FaultInjectionIT::check);
     }
@@ -89,15 +92,21 @@ class FaultInjectionIT {
             RESULTS.add(result);
             appendToReport((RESULTS.size() == 1 ? header() : "") + row(result));
         }
-        LOG.info("run {} seed {}: {} in {} s, violations {}", result.spec().name(), result.spec().seed(),
-                result.injected(), result.duration().toSeconds(), result.violations());
+        LOG.info(
+                "run {} seed {}: {} in {} s, violations {}",
+                result.spec().name(),
+                result.spec().seed(),
+                result.injected(),
+                result.duration().toSeconds(),
+                result.violations());
         return result;
     }
 
     private static void check(Result result) {
         assertThat(result.violations())
-                .as("run %s seed %d (replay with -Dfaults.seed=%d); logs in %s", result.spec().name(),
-                        result.spec().seed(), baseSeed, result.logs())
+                .as(
+                        "run %s seed %d (replay with -Dfaults.seed=%d); logs in %s",
+                        result.spec().name(), result.spec().seed(), baseSeed, result.logs())
                 .isEmpty();
     }
 
@@ -126,10 +135,12 @@ class FaultInjectionIT {
     }
 
     private static String row(Result r) {
-        return "| " + r.spec().name() + " | " + r.spec().seed() + " | " + r.spec().workers() + " (max "
+        return "| " + r.spec().name() + " | " + r.spec().seed() + " | "
+                + r.spec().workers() + " (max "
                 + r.spec().maxUnavailable() + ") | " + r.spec().replicas() + " | " + r.injected() + " | " + r.verdicts()
                 + " | " + r.decisions() + " | " + r.bridgeStarts() + " | " + r.mostUnavailable() + " | "
-                + r.duration().toSeconds() + " | " + (r.violations().isEmpty() ? "0" : r.violations().toString())
+                + r.duration().toSeconds() + " | "
+                + (r.violations().isEmpty() ? "0" : r.violations().toString())
                 + " |\n";
     }
 

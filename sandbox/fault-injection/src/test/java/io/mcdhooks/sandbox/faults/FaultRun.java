@@ -2,38 +2,6 @@ package io.mcdhooks.sandbox.faults;
 
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -58,6 +26,39 @@ import io.mcdhooks.sandbox.mco.McoSimulator;
 import io.mcdhooks.sandbox.mco.SimulatorConfig;
 import io.mcdhooks.sandbox.mco.Topology;
 import io.mcdhooks.schemas.Stage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.awaitility.core.ConditionTimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One simulated rollout under faults: an in-memory cluster with the simulated MCO, the bridge
@@ -105,13 +106,25 @@ final class FaultRun {
      *                  counted from when the gatekeeper acts again)
      * @param apiFaults whether the bridge's API writes meet conflicts, errors and slow answers meanwhile
      */
-    record Spec(String name, long seed, int workers, int maxUnavailable, int replicas, Map<Fault, Integer> faults,
-                boolean apiFaults) {
-    }
+    record Spec(
+            String name,
+            long seed,
+            int workers,
+            int maxUnavailable,
+            int replicas,
+            Map<Fault, Integer> faults,
+            boolean apiFaults) {}
 
-    record Result(Spec spec, Map<String, Long> injected, List<Violation> violations, Duration duration,
-                  int mostUnavailable, int verdicts, int decisions, int bridgeStarts, String logs) {
-    }
+    record Result(
+            Spec spec,
+            Map<String, Long> injected,
+            List<Violation> violations,
+            Duration duration,
+            int mostUnavailable,
+            int verdicts,
+            int decisions,
+            int bridgeStarts,
+            String logs) {}
 
     private final KafkaBroker broker;
     private final Spec spec;
@@ -153,42 +166,60 @@ final class FaultRun {
         try (InMemoryCluster cluster = InMemoryCluster.start()) {
             KubernetesClient client = cluster.client();
             clusterUrl = cluster.url();
-            Topology.builder().workers(spec.workers()).zones("zone-a", "zone-b")
+            Topology.builder()
+                    .workers(spec.workers())
+                    .zones("zone-a", "zone-b")
                     .maxUnavailable(POOL, MaxUnavailable.of(spec.maxUnavailable()))
-                    .workloadPodsPerNode(1).daemonSetPodsPerNode(1).build().apply(client);
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata()
-                    .build()).create();
+                    .workloadPodsPerNode(1)
+                    .daemonSetPodsPerNode(1)
+                    .build()
+                    .apply(client);
+            client.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(NAMESPACE)
+                            .endMetadata()
+                            .build())
+                    .create();
             Set<String> workers = client.nodes().list().getItems().stream()
                     .filter(n -> n.getMetadata().getLabels().containsKey("node-role.kubernetes.io/worker"))
-                    .map(n -> n.getMetadata().getName()).collect(Collectors.toCollection(HashSet::new));
+                    .map(n -> n.getMetadata().getName())
+                    .collect(Collectors.toCollection(HashSet::new));
             List<HookPolicy> policies = registerHooks(client);
-            List<TopicPartition> partitions = createTopics(List.of("lifecycle-" + suffix, requests, verdicts, decisions,
-                    "dead-letter-" + suffix), List.of(requests, verdicts, decisions));
+            List<TopicPartition> partitions = createTopics(
+                    List.of("lifecycle-" + suffix, requests, verdicts, decisions, "dead-letter-" + suffix),
+                    List.of(requests, verdicts, decisions));
             recorder = new Recorder(cluster.newClient(), NAMESPACE, broker.bootstrapServers(), partitions);
             cluster.interceptRequests(api);
-            mco = McoSimulator.start(client,
-                    SimulatorConfig.defaults().withTimeScale(TIME_SCALE).withSeed(spec.seed()));
+            mco = McoSimulator.start(
+                    client, SimulatorConfig.defaults().withTimeScale(TIME_SCALE).withSeed(spec.seed()));
 
             Path passes = dir.resolve("exec-check.passes");
             runner = runner(requests, verdicts, "dead-letter-" + suffix, passes);
             runner.start();
-            chaos = new ChaosHook(broker.bootstrapServers(), requests, verdicts,
-                    Set.of(Stage.POOL_PRE_UPDATE, Stage.POST_UPDATE), spec.seed());
+            chaos = new ChaosHook(
+                    broker.bootstrapServers(),
+                    requests,
+                    verdicts,
+                    Set.of(Stage.POOL_PRE_UPDATE, Stage.POST_UPDATE),
+                    spec.seed());
             for (int i = 0; i < spec.replicas(); i++) {
                 bridges.add(bridge("bridge-" + (char) ('a' + i), suffix));
             }
             bridges.forEach(ChildJvm::start);
             List<ChildJvm> supervised = new ArrayList<>(bridges);
             supervised.add(runner);
-            scheduler.scheduleWithFixedDelay(() -> supervised.forEach(ChildJvm::restartIfExited), 300, 300,
-                    TimeUnit.MILLISECONDS);
+            scheduler.scheduleWithFixedDelay(
+                    () -> supervised.forEach(ChildJvm::restartIfExited), 300, 300, TimeUnit.MILLISECONDS);
 
             // Pools with pre-update hooks are paused at rest by the gatekeeper: roll out once it holds the pool.
-            await("the gatekeeper to hold the pool at rest").atMost(Duration.ofSeconds(90))
+            await("the gatekeeper to hold the pool at rest")
+                    .atMost(Duration.ofSeconds(90))
                     .until(() -> Boolean.TRUE.equals(pool(client).get("spec", "paused")));
             String before = target(client);
             mco.applyMachineConfig(MachineConfigs.kernelType("99-worker-realtime", POOL, "realtime"));
-            await("the new config to be rendered").atMost(Duration.ofSeconds(30))
+            await("the new config to be rendered")
+                    .atMost(Duration.ofSeconds(30))
                     .until(() -> !before.equals(target(client)));
             String target = target(client);
             LOG.info("run {} seed {}: rolling out {} to {} workers", spec.name(), spec.seed(), target, workers.size());
@@ -203,12 +234,25 @@ final class FaultRun {
             Map<TopicPartition, Long> ends = endOffsets(partitions);
             Recorder rec = recorder;
             awaitQuietly(Duration.ofSeconds(30), () -> rec.caughtUp(ends));
-            Set<String> gatePods = client.pods().inNamespace(NAMESPACE).withLabel(LeverActuator.GATE_LABEL).list()
-                    .getItems().stream().map(p -> p.getMetadata().getName()).collect(Collectors.toSet());
+            Set<String> gatePods =
+                    client.pods().inNamespace(NAMESPACE).withLabel(LeverActuator.GATE_LABEL).list().getItems().stream()
+                            .map(p -> p.getMetadata().getName())
+                            .collect(Collectors.toSet());
             List<Produced> produced = new ArrayList<>(chaos.produced());
             produced.addAll(runnerPasses(passes));
-            History history = new History(CLUSTER, POOL, spec.maxUnavailable(), target, workers, policies,
-                    recorder.nodes(), recorder.pools(), recorder.kafka(), produced, gatePods, recorder.leases(),
+            History history = new History(
+                    CLUSTER,
+                    POOL,
+                    spec.maxUnavailable(),
+                    target,
+                    workers,
+                    policies,
+                    recorder.nodes(),
+                    recorder.pools(),
+                    recorder.kafka(),
+                    produced,
+                    gatePods,
+                    recorder.leases(),
                     api.writes());
             List<Violation> violations = new ArrayList<>(Invariants.all(history));
             if (recorder.undecodable() != null) {
@@ -216,9 +260,15 @@ final class FaultRun {
             }
             if (!violations.isEmpty()) {
                 // What the recorder saw, for whoever reads the failure
-                writeLines(dir.resolve("violations.txt"), violations.stream().map(Violation::toString).toList());
-                writeLines(dir.resolve("nodes.txt"), history.nodes().stream().map(Object::toString).toList());
-                writeLines(dir.resolve("kafka.txt"), history.kafka().stream().map(Object::toString).toList());
+                writeLines(
+                        dir.resolve("violations.txt"),
+                        violations.stream().map(Violation::toString).toList());
+                writeLines(
+                        dir.resolve("nodes.txt"),
+                        history.nodes().stream().map(Object::toString).toList());
+                writeLines(
+                        dir.resolve("kafka.txt"),
+                        history.kafka().stream().map(Object::toString).toList());
             }
             if (!finished) {
                 LOG.warn("run {}: the rollout did not finish in time", spec.name());
@@ -230,10 +280,21 @@ final class FaultRun {
             });
             injected.put("chaos-verdicts", (long) chaos.sent());
             int starts = bridges.stream().mapToInt(ChildJvm::starts).sum();
-            long verdictCount = history.kafka().stream().filter(e -> e.topic().equals(verdicts)).count();
-            long decisionCount = history.kafka().stream().filter(e -> e.topic().equals(decisions)).count();
-            return new Result(spec, Map.copyOf(injected), violations, Duration.between(begin, Instant.now()),
-                    Invariants.mostUnavailable(history), (int) verdictCount, (int) decisionCount, starts,
+            long verdictCount = history.kafka().stream()
+                    .filter(e -> e.topic().equals(verdicts))
+                    .count();
+            long decisionCount = history.kafka().stream()
+                    .filter(e -> e.topic().equals(decisions))
+                    .count();
+            return new Result(
+                    spec,
+                    Map.copyOf(injected),
+                    violations,
+                    Duration.between(begin, Instant.now()),
+                    Invariants.mostUnavailable(history),
+                    (int) verdictCount,
+                    (int) decisionCount,
+                    starts,
                     dir.toString());
         } finally {
             scheduler.shutdownNow();
@@ -260,7 +321,7 @@ final class FaultRun {
     private CompletableFuture<Void> inject(List<ChildJvm> bridges, ChildJvm runner, KubernetesClient client) {
         List<Fault> plan = new ArrayList<>();
         spec.faults().forEach((fault, n) -> plan.addAll(Collections.nCopies(n, fault)));
-        plan.sort(java.util.Comparator.comparing(Enum::name));
+        plan.sort(Comparator.comparing(Enum::name));
         Collections.shuffle(plan, random);
         CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
         for (Fault fault : plan) {
@@ -269,8 +330,9 @@ final class FaultRun {
             // 36 s here), after which the MCD degrades the node, a documented limit and no finding.
             boolean whenActing = random.nextInt(3) != 0;
             int pause = 500 + random.nextInt(5500);
-            chain = chain.thenCompose(x -> whenActing ? acting(bridges, client) : CompletableFuture.completedFuture(null))
-                    .thenCompose(x -> after(pause, () -> { }))
+            chain = chain.thenCompose(
+                            x -> whenActing ? acting(bridges, client) : CompletableFuture.completedFuture(null))
+                    .thenCompose(x -> after(pause, () -> {}))
                     .thenCompose(x -> inject(fault, bridges, runner, client));
         }
         return chain;
@@ -278,12 +340,14 @@ final class FaultRun {
 
     /** Completes once the leading bridge acts (or after 30 s). */
     private CompletableFuture<Void> acting(List<ChildJvm> bridges, KubernetesClient client) {
-        return CompletableFuture.runAsync(() -> awaitQuietly(Duration.ofSeconds(30),
-                () -> leader(bridges, client).loggedSinceStart(BRIDGE_UP)), scheduler);
+        return CompletableFuture.runAsync(
+                () -> awaitQuietly(
+                        Duration.ofSeconds(30), () -> leader(bridges, client).loggedSinceStart(BRIDGE_UP)),
+                scheduler);
     }
 
-    private CompletableFuture<Void> inject(Fault fault, List<ChildJvm> bridges, ChildJvm runner,
-                                           KubernetesClient client) {
+    private CompletableFuture<Void> inject(
+            Fault fault, List<ChildJvm> bridges, ChildJvm runner, KubernetesClient client) {
         count(fault.name().toLowerCase().replace('_', '-'));
         switch (fault) {
             case GATEKEEPER_KILL -> {
@@ -338,17 +402,24 @@ final class FaultRun {
 
     /** Completes once a replica other than {@code previous} holds the lease (at most a minute). */
     private CompletableFuture<Void> awaitNewLeader(KubernetesClient client, String previous, List<ChildJvm> bridges) {
-        return CompletableFuture.runAsync(() -> await("a new leader after " + previous).atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(250))
-                .until(() -> {
-                    String holder = holder(client);
-                    return holder != null && !holder.equals(previous)
-                            && bridges.stream().anyMatch(b -> b.name().equals(holder));
-                }), scheduler);
+        return CompletableFuture.runAsync(
+                () -> await("a new leader after " + previous)
+                        .atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(250))
+                        .until(() -> {
+                            String holder = holder(client);
+                            return holder != null
+                                    && !holder.equals(previous)
+                                    && bridges.stream().anyMatch(b -> b.name().equals(holder));
+                        }),
+                scheduler);
     }
 
     private static String holder(KubernetesClient client) {
-        Lease lease = client.leases().inNamespace(NAMESPACE).withName(Leadership.LEASE).get();
+        Lease lease = client.leases()
+                .inNamespace(NAMESPACE)
+                .withName(Leadership.LEASE)
+                .get();
         return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
     }
 
@@ -360,14 +431,17 @@ final class FaultRun {
 
     private CompletableFuture<Void> after(long millis, Runnable action) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        scheduler.schedule(() -> {
-            try {
-                action.run();
-                done.complete(null);
-            } catch (RuntimeException e) {
-                done.completeExceptionally(e);
-            }
-        }, millis, TimeUnit.MILLISECONDS);
+        scheduler.schedule(
+                () -> {
+                    try {
+                        action.run();
+                        done.complete(null);
+                    } catch (RuntimeException e) {
+                        done.completeExceptionally(e);
+                    }
+                },
+                millis,
+                TimeUnit.MILLISECONDS);
         return done;
     }
 
@@ -385,12 +459,16 @@ final class FaultRun {
         env.put("MCDHOOKS_TICK", "200ms");
         env.put("MCDHOOKS_LAG_INTERVAL", "1s");
         env.put("MCDHOOKS_LEADER_ELECTION", "true");
-        return new ChildJvm(identity, "io.mcdhooks.bridge.Main", env, List.of(
-                "-Dkubernetes.master=" + clusterUrl,
-                "-Dkubernetes.auth.tryKubeConfig=false",
-                "-Dkubernetes.auth.tryServiceAccount=false",
-                "-Dkubernetes.namespace=" + NAMESPACE,
-                "-Dkubernetes.user.agent=" + ApiFaults.BRIDGE_USER_AGENT + "/{name}"),
+        return new ChildJvm(
+                identity,
+                "io.mcdhooks.bridge.Main",
+                env,
+                List.of(
+                        "-Dkubernetes.master=" + clusterUrl,
+                        "-Dkubernetes.auth.tryKubeConfig=false",
+                        "-Dkubernetes.auth.tryServiceAccount=false",
+                        "-Dkubernetes.namespace=" + NAMESPACE,
+                        "-Dkubernetes.user.agent=" + ApiFaults.BRIDGE_USER_AGENT + "/{name}"),
                 dir.resolve(identity + ".log"));
     }
 
@@ -404,8 +482,9 @@ final class FaultRun {
         env.put("MCDHOOKS_HOOK_KIND", "exec");
         env.put("MCDHOOKS_STAGES", "pre-update,post-update");
         // A check takes a second, so a kill often lands mid-check; a finished check leaves a line.
-        env.put("MCDHOOKS_EXEC_COMMAND", "sleep 1; echo \"$MCDHOOKS_HOOK $MCDHOOKS_GATE_ID $MCDHOOKS_ATTEMPT\" >> "
-                + passes);
+        env.put(
+                "MCDHOOKS_EXEC_COMMAND",
+                "sleep 1; echo \"$MCDHOOKS_HOOK $MCDHOOKS_GATE_ID $MCDHOOKS_ATTEMPT\" >> " + passes);
         env.put("MCDHOOKS_GATE_REQUESTS_TOPIC", requests);
         env.put("MCDHOOKS_VERDICTS_TOPIC", verdicts);
         env.put("MCDHOOKS_DEAD_LETTER_TOPIC", deadLetter);
@@ -429,20 +508,35 @@ final class FaultRun {
             return List.of();
         }
         try {
-            return Files.readAllLines(passes).stream().map(l -> l.split(" ")).filter(p -> p.length == 3)
-                    .map(p -> new Produced(null, p[0], p[1], Integer.parseInt(p[2]), "PASS")).toList();
+            return Files.readAllLines(passes).stream()
+                    .map(l -> l.split(" "))
+                    .filter(p -> p.length == 3)
+                    .map(p -> new Produced(null, p[0], p[1], Integer.parseInt(p[2]), "PASS"))
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     private List<HookPolicy> registerHooks(KubernetesClient client) {
-        register(client, ChaosHook.NAME, List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE,
-                UpdateHookSpec.StageName.POST_UPDATE), 600, UpdateHookSpec.FailurePolicy.Fail);
-        register(client, EXEC_HOOK, List.of(UpdateHookSpec.StageName.PRE_UPDATE, UpdateHookSpec.StageName.POST_UPDATE),
-                600, UpdateHookSpec.FailurePolicy.Fail);
+        register(
+                client,
+                ChaosHook.NAME,
+                List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE, UpdateHookSpec.StageName.POST_UPDATE),
+                600,
+                UpdateHookSpec.FailurePolicy.Fail);
+        register(
+                client,
+                EXEC_HOOK,
+                List.of(UpdateHookSpec.StageName.PRE_UPDATE, UpdateHookSpec.StageName.POST_UPDATE),
+                600,
+                UpdateHookSpec.FailurePolicy.Fail);
         // Never answers: its slot times out after 2 s and its policy lets the gate go on, recorded.
-        register(client, SILENT_HOOK, List.of(UpdateHookSpec.StageName.PRE_UPDATE), 2,
+        register(
+                client,
+                SILENT_HOOK,
+                List.of(UpdateHookSpec.StageName.PRE_UPDATE),
+                2,
                 UpdateHookSpec.FailurePolicy.Ignore);
         return List.of(
                 new HookPolicy(ChaosHook.NAME, Set.of(Stage.POOL_PRE_UPDATE, Stage.POST_UPDATE), true, false),
@@ -450,8 +544,12 @@ final class FaultRun {
                 new HookPolicy(SILENT_HOOK, Set.of(Stage.PRE_UPDATE), true, true));
     }
 
-    private static void register(KubernetesClient client, String name, List<UpdateHookSpec.StageName> stages,
-                                 int timeoutSeconds, UpdateHookSpec.FailurePolicy policy) {
+    private static void register(
+            KubernetesClient client,
+            String name,
+            List<UpdateHookSpec.StageName> stages,
+            int timeoutSeconds,
+            UpdateHookSpec.FailurePolicy policy) {
         UpdateHook hook = new UpdateHook();
         hook.getMetadata().setName(name);
         UpdateHookSpec spec = new UpdateHookSpec();
@@ -465,10 +563,13 @@ final class FaultRun {
 
     /** Creates the run's topics with the broker's append time as record timestamps: when a record was on Kafka. */
     private List<TopicPartition> createTopics(List<String> all, List<String> recorded) {
-        try (Admin admin = Admin.create(
-                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            admin.createTopics(all.stream().map(t -> new NewTopic(t, 3, (short) 1)
-                    .configs(Map.of("message.timestamp.type", "LogAppendTime"))).toList()).all()
+        try (Admin admin =
+                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            admin.createTopics(all.stream()
+                            .map(t -> new NewTopic(t, 3, (short) 1)
+                                    .configs(Map.of("message.timestamp.type", "LogAppendTime")))
+                            .toList())
+                    .all()
                     .get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("cannot create topics", e);
@@ -483,9 +584,10 @@ final class FaultRun {
     }
 
     private Map<TopicPartition, Long> endOffsets(List<TopicPartition> partitions) {
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             return consumer.endOffsets(partitions, Duration.ofSeconds(30));
         }
     }
@@ -496,23 +598,30 @@ final class FaultRun {
                 continue;
             }
             Map<String, String> a = n.getMetadata().getAnnotations();
-            boolean tainted = n.getSpec().getTaints() != null && n.getSpec().getTaints().stream()
-                    .anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
-            if (!target.equals(a.get(McoApi.CURRENT_CONFIG)) || !target.equals(a.get(McoApi.DESIRED_CONFIG))
-                    || !"Done".equals(a.get(McoApi.STATE)) || Boolean.TRUE.equals(n.getSpec().getUnschedulable())
+            boolean tainted = n.getSpec().getTaints() != null
+                    && n.getSpec().getTaints().stream().anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
+            if (!target.equals(a.get(McoApi.CURRENT_CONFIG))
+                    || !target.equals(a.get(McoApi.DESIRED_CONFIG))
+                    || !"Done".equals(a.get(McoApi.STATE))
+                    || Boolean.TRUE.equals(n.getSpec().getUnschedulable())
                     || tainted) {
                 return false;
             }
         }
         return target.equals(pool(client).get("status", "configuration", "name"))
-                && client.pods().inNamespace(NAMESPACE).withLabel(LeverActuator.GATE_LABEL).list().getItems().isEmpty();
+                && client.pods()
+                        .inNamespace(NAMESPACE)
+                        .withLabel(LeverActuator.GATE_LABEL)
+                        .list()
+                        .getItems()
+                        .isEmpty();
     }
 
-    private static boolean awaitQuietly(Duration limit, java.util.concurrent.Callable<Boolean> condition) {
+    private static boolean awaitQuietly(Duration limit, Callable<Boolean> condition) {
         try {
             await().atMost(limit).pollInterval(Duration.ofMillis(250)).until(condition);
             return true;
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
+        } catch (ConditionTimeoutException e) {
             return false;
         }
     }

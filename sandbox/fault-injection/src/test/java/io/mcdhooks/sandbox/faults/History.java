@@ -1,11 +1,10 @@
 package io.mcdhooks.sandbox.faults;
 
+import io.mcdhooks.schemas.Message;
+import io.mcdhooks.schemas.Stage;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
-
-import io.mcdhooks.schemas.Message;
-import io.mcdhooks.schemas.Stage;
 
 /**
  * What a run left behind, as recorded by observers outside the system under test: every state of
@@ -27,30 +26,46 @@ import io.mcdhooks.schemas.Stage;
  * @param leases         states of the gatekeeper's Lease, in the order the API server wrote them
  * @param writes         writes of bridge replicas the API server served, as it received them
  */
-record History(String cluster, String pool, int maxUnavailable, String targetConfig, Set<String> workers,
-               List<HookPolicy> hooks, List<NodeState> nodes, List<PoolState> pools, List<KafkaEntry> kafka,
-               List<Produced> produced, Set<String> gatePodsAtEnd, List<LeaseState> leases, List<Write> writes) {
+record History(
+        String cluster,
+        String pool,
+        int maxUnavailable,
+        String targetConfig,
+        Set<String> workers,
+        List<HookPolicy> hooks,
+        List<NodeState> nodes,
+        List<PoolState> pools,
+        List<KafkaEntry> kafka,
+        List<Produced> produced,
+        Set<String> gatePodsAtEnd,
+        List<LeaseState> leases,
+        List<Write> writes) {
 
     /** The Lease as one watch event showed it; {@code renewTime} is written by its holder. */
-    record LeaseState(String holder, Instant renewTime, int durationSeconds) {
-    }
+    record LeaseState(String holder, Instant renewTime, int durationSeconds) {}
 
     /** A write (not to the Lease) by a bridge replica that the API server served. */
-    record Write(Instant at, String identity, String method, String path) {
-    }
+    record Write(Instant at, String identity, String method, String path) {}
 
     /** One UpdateHook: which stages it gates, and whether its timeout releases ({@code failurePolicy: Ignore}). */
-    record HookPolicy(String name, Set<Stage> stages, boolean enforcing, boolean ignoreOnTimeout) {
-    }
+    record HookPolicy(String name, Set<Stage> stages, boolean enforcing, boolean ignoreOnTimeout) {}
 
     /**
      * A node as one watch event showed it.
      *
      * @param gateTainted whether it carries the gatekeeper's post-update taint
      */
-    record NodeState(Instant at, long resourceVersion, String node, boolean ready, boolean unschedulable,
-                     boolean gateTainted, String currentConfig, String desiredConfig, String state,
-                     String lastAppliedDrain) {
+    record NodeState(
+            Instant at,
+            long resourceVersion,
+            String node,
+            boolean ready,
+            boolean unschedulable,
+            boolean gateTainted,
+            String currentConfig,
+            String desiredConfig,
+            String state,
+            String lastAppliedDrain) {
 
         boolean done() {
             return currentConfig != null && currentConfig.equals(desiredConfig) && "Done".equals(state);
@@ -67,17 +82,14 @@ record History(String cluster, String pool, int maxUnavailable, String targetCon
     }
 
     /** The pool as one watch event showed it. */
-    record PoolState(Instant at, long resourceVersion, boolean paused, String statusConfig, boolean updated) {
-    }
+    record PoolState(Instant at, long resourceVersion, boolean paused, String statusConfig, boolean updated) {}
 
     /** A record of a topic; {@code appendedAt} is the broker's LogAppendTime. */
-    record KafkaEntry(Instant appendedAt, String topic, int partition, long offset, String id, Message message) {
-    }
+    record KafkaEntry(Instant appendedAt, String topic, int partition, long offset, String id, Message message) {}
 
     /**
      * A verdict a hook produced: the scripted hook's acknowledged sends carry their CloudEvents
      * {@code id}; a runner's completed checks carry gate, attempt and hook (the runner picks the id).
      */
-    record Produced(String id, String hook, String gateId, int attempt, String outcome) {
-    }
+    record Produced(String id, String hook, String gateId, int attempt, String outcome) {}
 }

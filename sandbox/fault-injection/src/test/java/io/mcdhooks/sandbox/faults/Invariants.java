@@ -1,5 +1,18 @@
 package io.mcdhooks.sandbox.faults;
 
+import io.mcdhooks.sandbox.faults.History.HookPolicy;
+import io.mcdhooks.sandbox.faults.History.KafkaEntry;
+import io.mcdhooks.sandbox.faults.History.NodeState;
+import io.mcdhooks.sandbox.faults.History.PoolState;
+import io.mcdhooks.sandbox.faults.History.Produced;
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateDecision.Decision;
+import io.mcdhooks.schemas.GateDecision.HookState;
+import io.mcdhooks.schemas.GateId;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Outcome;
+import io.mcdhooks.schemas.Stage;
+import io.mcdhooks.schemas.Verdict;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,20 +27,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
-
-import io.mcdhooks.sandbox.faults.History.HookPolicy;
-import io.mcdhooks.sandbox.faults.History.KafkaEntry;
-import io.mcdhooks.sandbox.faults.History.NodeState;
-import io.mcdhooks.sandbox.faults.History.PoolState;
-import io.mcdhooks.sandbox.faults.History.Produced;
-import io.mcdhooks.schemas.GateDecision;
-import io.mcdhooks.schemas.GateDecision.Decision;
-import io.mcdhooks.schemas.GateDecision.HookState;
-import io.mcdhooks.schemas.GateId;
-import io.mcdhooks.schemas.GateRequest;
-import io.mcdhooks.schemas.Outcome;
-import io.mcdhooks.schemas.Stage;
-import io.mcdhooks.schemas.Verdict;
 
 /**
  * The safety and liveness properties of a rollout under faults, each a pure function of a
@@ -45,8 +44,7 @@ final class Invariants {
         }
     }
 
-    private Invariants() {
-    }
+    private Invariants() {}
 
     static List<Violation> all(History h) {
         List<Violation> found = new ArrayList<>();
@@ -67,12 +65,16 @@ final class Invariants {
     static List<Violation> oneGatekeeperActs(History h) {
         List<Violation> found = new ArrayList<>();
         for (History.Write w : h.writes()) {
-            boolean held = h.leases().stream().anyMatch(l -> w.identity().equals(l.holder()) && l.renewTime() != null
-                    && !w.at().isBefore(l.renewTime())
-                    && !w.at().isAfter(l.renewTime().plusSeconds(l.durationSeconds())));
+            boolean held = h.leases().stream()
+                    .anyMatch(l -> w.identity().equals(l.holder())
+                            && l.renewTime() != null
+                            && !w.at().isBefore(l.renewTime())
+                            && !w.at().isAfter(l.renewTime().plusSeconds(l.durationSeconds())));
             if (!held) {
-                found.add(new Violation("two-gatekeepers", w.identity() + " wrote " + w.method() + " " + w.path()
-                        + " at " + w.at() + " without holding the lease"));
+                found.add(new Violation(
+                        "two-gatekeepers",
+                        w.identity() + " wrote " + w.method() + " " + w.path() + " at " + w.at()
+                                + " without holding the lease"));
             }
         }
         return found;
@@ -96,14 +98,18 @@ final class Invariants {
         List<Violation> found = new ArrayList<>();
         String target = h.targetConfig();
         Optional<NodeState> firstAssigned = h.nodes().stream()
-                .filter(n -> h.workers().contains(n.node()) && target.equals(n.desiredConfig())).findFirst();
-        firstAssigned.ifPresent(n -> check(h, Stage.POOL_PRE_UPDATE, h.pool(), n.at(),
-                "worker " + n.node() + " assigned the target", found));
+                .filter(n -> h.workers().contains(n.node()) && target.equals(n.desiredConfig()))
+                .findFirst();
+        firstAssigned.ifPresent(n -> check(
+                h, Stage.POOL_PRE_UPDATE, h.pool(), n.at(), "worker " + n.node() + " assigned the target", found));
         for (String node : h.workers()) {
             List<NodeState> states = statesOf(h, node);
-            states.stream().filter(s -> ("drain-" + target).equals(s.lastAppliedDrain())).findFirst()
+            states.stream()
+                    .filter(s -> ("drain-" + target).equals(s.lastAppliedDrain()))
+                    .findFirst()
                     .ifPresent(s -> check(h, Stage.PRE_UPDATE, node, s.at(), "drained", found));
-            states.stream().filter(s -> target.equals(s.currentConfig()) && !s.unschedulable() && !s.gateTainted())
+            states.stream()
+                    .filter(s -> target.equals(s.currentConfig()) && !s.unschedulable() && !s.gateTainted())
                     .findFirst()
                     .ifPresent(s -> check(h, Stage.POST_UPDATE, node, s.at(), "released on the target", found));
         }
@@ -111,17 +117,23 @@ final class Invariants {
     }
 
     private static void check(History h, Stage stage, String subject, Instant at, String what, List<Violation> found) {
-        List<HookPolicy> hooks = h.hooks().stream().filter(p -> p.enforcing() && p.stages().contains(stage)).toList();
+        List<HookPolicy> hooks = h.hooks().stream()
+                .filter(p -> p.enforcing() && p.stages().contains(stage))
+                .toList();
         if (hooks.isEmpty()) {
             return;
         }
         String gate = GateId.of(h.cluster(), stage, subject, h.targetConfig());
         Set<Integer> attempts = requests(h).stream()
-                .filter(e -> gate.equals(((GateRequest) e.message()).gateId()) && !e.appendedAt().isAfter(at))
-                .map(e -> ((GateRequest) e.message()).attempt()).collect(Collectors.toSet());
+                .filter(e -> gate.equals(((GateRequest) e.message()).gateId())
+                        && !e.appendedAt().isAfter(at))
+                .map(e -> ((GateRequest) e.message()).attempt())
+                .collect(Collectors.toSet());
         List<GateDecision> decisions = decisions(h).stream()
-                .filter(e -> gate.equals(((GateDecision) e.message()).gateId()) && !e.appendedAt().isAfter(at))
-                .map(e -> (GateDecision) e.message()).toList();
+                .filter(e -> gate.equals(((GateDecision) e.message()).gateId())
+                        && !e.appendedAt().isAfter(at))
+                .map(e -> (GateDecision) e.message())
+                .toList();
         if (decisions.stream().anyMatch(d -> d.released() && d.decision() == Decision.OVERRIDDEN)) {
             return;
         }
@@ -132,13 +144,20 @@ final class Invariants {
                     .filter(v -> attempts.contains(v.attempt()))
                     .reduce((a, b) -> b);
             boolean passed = last.isPresent() && last.get().outcome() == Outcome.PASS;
-            boolean timedOutIgnored = hook.ignoreOnTimeout() && decisions.stream().anyMatch(d -> d.released()
-                    && d.decision() == Decision.TIMED_OUT && d.hooks().stream().anyMatch(s ->
-                    s.hook().equals(hook.name()) && s.state() == HookState.TIMED_OUT));
+            boolean timedOutIgnored = hook.ignoreOnTimeout()
+                    && decisions.stream()
+                            .anyMatch(d -> d.released()
+                                    && d.decision() == Decision.TIMED_OUT
+                                    && d.hooks().stream()
+                                            .anyMatch(s ->
+                                                    s.hook().equals(hook.name()) && s.state() == HookState.TIMED_OUT));
             if (!passed && !timedOutIgnored) {
-                found.add(new Violation("early-release", stage.wire() + " " + subject + " " + what + " at " + at
-                        + " but hook " + hook.name() + " had " + last.map(v -> v.outcome().name()).orElse("no verdict")
-                        + " for " + gate + " (attempts requested by then: " + attempts + ")"));
+                found.add(new Violation(
+                        "early-release",
+                        stage.wire() + " " + subject + " " + what + " at " + at
+                                + " but hook " + hook.name() + " had "
+                                + last.map(v -> v.outcome().name()).orElse("no verdict")
+                                + " for " + gate + " (attempts requested by then: " + attempts + ")"));
             }
         }
     }
@@ -155,9 +174,14 @@ final class Invariants {
         List<KafkaEntry> verdicts = verdicts(h);
         Set<String> ids = verdicts.stream().map(KafkaEntry::id).collect(Collectors.toSet());
         for (Produced p : h.produced()) {
-            boolean present = p.id() != null ? ids.contains(p.id()) : verdicts.stream().map(e -> (Verdict) e.message())
-                    .anyMatch(v -> v.gateId().equals(p.gateId()) && v.attempt() == p.attempt()
-                            && v.hook().equals(p.hook()) && v.outcome().name().equals(p.outcome()));
+            boolean present = p.id() != null
+                    ? ids.contains(p.id())
+                    : verdicts.stream()
+                            .map(e -> (Verdict) e.message())
+                            .anyMatch(v -> v.gateId().equals(p.gateId())
+                                    && v.attempt() == p.attempt()
+                                    && v.hook().equals(p.hook())
+                                    && v.outcome().name().equals(p.outcome()));
             if (!present) {
                 found.add(new Violation("lost-verdict", "produced but not on the verdicts topic: " + p));
             }
@@ -170,19 +194,22 @@ final class Invariants {
         Map<String, List<KafkaEntry>> byGate = new LinkedHashMap<>();
         for (KafkaEntry e : verdicts) {
             Verdict v = (Verdict) e.message();
-            if (v.outcome() != Outcome.PENDING && requested.getOrDefault(v.gateId(), Set.of()).contains(v.attempt())) {
+            if (v.outcome() != Outcome.PENDING
+                    && requested.getOrDefault(v.gateId(), Set.of()).contains(v.attempt())) {
                 byGate.computeIfAbsent(v.gateId(), k -> new ArrayList<>()).add(e);
             }
         }
         for (Map.Entry<String, List<KafkaEntry>> gate : byGate.entrySet()) {
             List<KafkaEntry> gateDecisions = decisions(h).stream()
-                    .filter(e -> gate.getKey().equals(((GateDecision) e.message()).gateId())).toList();
+                    .filter(e -> gate.getKey().equals(((GateDecision) e.message()).gateId()))
+                    .toList();
             if (gateDecisions.isEmpty()) {
                 found.add(new Violation("lost-verdict", gate.getKey() + " got verdicts but no decision at all"));
                 continue;
             }
             Optional<KafkaEntry> released = gateDecisions.stream()
-                    .filter(e -> ((GateDecision) e.message()).released()).findFirst();
+                    .filter(e -> ((GateDecision) e.message()).released())
+                    .findFirst();
             if (released.isPresent()) {
                 GateDecision d = (GateDecision) released.get().message();
                 Instant cutoff = released.get().appendedAt().minus(READ_SLACK);
@@ -190,23 +217,32 @@ final class Invariants {
                     if (s.state() == HookState.PASS) {
                         continue;
                     }
-                    gate.getValue().stream().filter(e -> e.appendedAt().isBefore(cutoff))
+                    gate.getValue().stream()
+                            .filter(e -> e.appendedAt().isBefore(cutoff))
                             .map(e -> (Verdict) e.message())
-                            .filter(v -> v.hook().equals(s.hook()) && v.outcome() == Outcome.PASS).findFirst()
-                            .ifPresent(v -> found.add(new Violation("lost-verdict", gate.getKey() + " released with "
-                                    + s.hook() + " " + s.state() + " although its PASS was on the topic")));
+                            .filter(v -> v.hook().equals(s.hook()) && v.outcome() == Outcome.PASS)
+                            .findFirst()
+                            .ifPresent(v -> found.add(new Violation(
+                                    "lost-verdict",
+                                    gate.getKey() + " released with " + s.hook() + " " + s.state()
+                                            + " although its PASS was on the topic")));
                 }
             } else {
-                GateDecision last = (GateDecision) gateDecisions.get(gateDecisions.size() - 1).message();
+                GateDecision last = (GateDecision)
+                        gateDecisions.get(gateDecisions.size() - 1).message();
                 Map<String, Outcome> latest = new HashMap<>();
-                gate.getValue().stream().map(e -> (Verdict) e.message())
+                gate.getValue().stream()
+                        .map(e -> (Verdict) e.message())
                         .forEach(v -> latest.put(v.hook(), v.outcome()));
                 latest.forEach((hook, outcome) -> {
-                    boolean shown = last.hooks().stream().anyMatch(s -> s.hook().equals(hook)
-                            && s.state().name().equals(outcome.name()));
+                    boolean shown = last.hooks().stream()
+                            .anyMatch(s ->
+                                    s.hook().equals(hook) && s.state().name().equals(outcome.name()));
                     if (!shown) {
-                        found.add(new Violation("lost-verdict", gate.getKey() + " last decision " + last.decision()
-                                + " does not show " + hook + " " + outcome));
+                        found.add(new Violation(
+                                "lost-verdict",
+                                gate.getKey() + " last decision " + last.decision() + " does not show " + hook + " "
+                                        + outcome));
                     }
                 });
             }
@@ -227,9 +263,11 @@ final class Invariants {
             }
             NodeState last = states.get(states.size() - 1);
             if (last.unschedulable() || last.gateTainted()) {
-                found.add(new Violation("held-after-release", node + " still "
-                        + (last.unschedulable() ? "cordoned" : "") + (last.gateTainted() ? " tainted" : "")
-                        + " at the end"));
+                found.add(new Violation(
+                        "held-after-release",
+                        node + " still "
+                                + (last.unschedulable() ? "cordoned" : "") + (last.gateTainted() ? " tainted" : "")
+                                + " at the end"));
             }
         }
         h.gatePodsAtEnd().forEach(p -> found.add(new Violation("held-after-release", "gate pod " + p + " left")));
@@ -248,11 +286,16 @@ final class Invariants {
                 continue;
             }
             current.put(s.node(), s);
-            List<String> out = current.values().stream().filter(NodeState::unavailable).map(NodeState::node)
-                    .sorted().toList();
+            List<String> out = current.values().stream()
+                    .filter(NodeState::unavailable)
+                    .map(NodeState::node)
+                    .sorted()
+                    .toList();
             if (out.size() > h.maxUnavailable()) {
-                found.add(new Violation("max-unavailable", out.size() + " unavailable (max " + h.maxUnavailable()
-                        + ") at " + s.at() + " rv " + s.resourceVersion() + ": " + out));
+                found.add(new Violation(
+                        "max-unavailable",
+                        out.size() + " unavailable (max " + h.maxUnavailable() + ") at " + s.at() + " rv "
+                                + s.resourceVersion() + ": " + out));
             }
         }
         return found;
@@ -265,7 +308,8 @@ final class Invariants {
         for (NodeState s : h.nodes()) {
             if (h.workers().contains(s.node())) {
                 current.put(s.node(), s);
-                most = Math.max(most, (int) current.values().stream().filter(NodeState::unavailable).count());
+                most = Math.max(most, (int)
+                        current.values().stream().filter(NodeState::unavailable).count());
             }
         }
         return most;
@@ -278,8 +322,12 @@ final class Invariants {
             List<NodeState> states = statesOf(h, node);
             NodeState last = states.isEmpty() ? null : states.get(states.size() - 1);
             if (last == null || !last.done() || !h.targetConfig().equals(last.currentConfig())) {
-                found.add(new Violation("rollout-incomplete", node + " ends " + (last == null ? "unseen"
-                        : last.currentConfig() + " -> " + last.desiredConfig() + " " + last.state())));
+                found.add(new Violation(
+                        "rollout-incomplete",
+                        node + " ends "
+                                + (last == null
+                                        ? "unseen"
+                                        : last.currentConfig() + " -> " + last.desiredConfig() + " " + last.state())));
             }
         }
         PoolState pool = h.pools().isEmpty() ? null : h.pools().get(h.pools().size() - 1);
@@ -307,14 +355,21 @@ final class Invariants {
 
     /** A hook's PASS and FAIL verdicts for one gate, in partition order (one key, one partition). */
     private static List<KafkaEntry> finalVerdicts(History h, String gate, String hook) {
-        return of(h, e -> e.message() instanceof Verdict v && v.gateId().equals(gate) && v.hook().equals(hook)
-                && v.outcome() != Outcome.PENDING);
+        return of(
+                h,
+                e -> e.message() instanceof Verdict v
+                        && v.gateId().equals(gate)
+                        && v.hook().equals(hook)
+                        && v.outcome() != Outcome.PENDING);
     }
 
     private static List<KafkaEntry> of(History h, Predicate<KafkaEntry> which) {
-        return h.kafka().stream().filter(which)
-                .sorted(Comparator.comparing(KafkaEntry::topic).thenComparing(KafkaEntry::partition)
+        return h.kafka().stream()
+                .filter(which)
+                .sorted(Comparator.comparing(KafkaEntry::topic)
+                        .thenComparing(KafkaEntry::partition)
                         .thenComparingLong(KafkaEntry::offset))
-                .filter(Objects::nonNull).toList();
+                .filter(Objects::nonNull)
+                .toList();
     }
 }

@@ -2,14 +2,6 @@ package io.mcdhooks.sandbox.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
-import org.junit.jupiter.api.Test;
-
 import io.mcdhooks.sandbox.faults.History.HookPolicy;
 import io.mcdhooks.sandbox.faults.History.KafkaEntry;
 import io.mcdhooks.sandbox.faults.History.NodeState;
@@ -24,6 +16,12 @@ import io.mcdhooks.schemas.Message;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Verdict;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
 
 /** Each invariant holds on a good history and catches the violation planted in a bad one. */
 class InvariantsTest {
@@ -52,10 +50,12 @@ class InvariantsTest {
     void catchesANodeReleasedBeforeItsPostUpdateHookPassed() {
         goodRollout();
         // the release is observed at second 40, the PASS lands at second 41
-        kafka.removeIf(e -> e.message() instanceof Verdict v && v.stage() == Stage.POST_UPDATE && "n1".equals(v.node()));
+        kafka.removeIf(
+                e -> e.message() instanceof Verdict v && v.stage() == Stage.POST_UPDATE && "n1".equals(v.node()));
         verdict(41, Stage.POST_UPDATE, "n1", "check", Outcome.PASS, 1);
         assertThat(Invariants.noEarlyRelease(history(1)))
-                .singleElement().satisfies(v -> assertThat(v.detail()).contains("post-update n1", "check had no verdict"));
+                .singleElement()
+                .satisfies(v -> assertThat(v.detail()).contains("post-update n1", "check had no verdict"));
     }
 
     @Test
@@ -63,7 +63,8 @@ class InvariantsTest {
         goodRollout();
         verdict(19, Stage.PRE_UPDATE, "n1", "check", Outcome.FAIL, 1);
         assertThat(Invariants.noEarlyRelease(history(1)))
-                .singleElement().satisfies(v -> assertThat(v.detail()).contains("pre-update n1 drained", "had FAIL"));
+                .singleElement()
+                .satisfies(v -> assertThat(v.detail()).contains("pre-update n1 drained", "had FAIL"));
     }
 
     @Test
@@ -71,7 +72,8 @@ class InvariantsTest {
         goodRollout();
         kafka.removeIf(e -> e.message() instanceof Verdict v && v.stage() == Stage.PRE_UPDATE && "n1".equals(v.node()));
         verdict(15, Stage.PRE_UPDATE, "n1", "check", Outcome.PASS, 2);
-        assertThat(Invariants.noEarlyRelease(history(1))).singleElement()
+        assertThat(Invariants.noEarlyRelease(history(1)))
+                .singleElement()
                 .satisfies(v -> assertThat(v.detail()).contains("pre-update n1"));
     }
 
@@ -79,9 +81,11 @@ class InvariantsTest {
     void acceptsAnIgnoredTimeoutAsAReleaseButOnlyForAHookWhosePolicyIgnores() {
         goodRollout();
         kafka.removeIf(e -> e.message() instanceof Verdict v && v.stage() == Stage.PRE_UPDATE && "n1".equals(v.node()));
-        kafka.removeIf(e -> e.message() instanceof GateDecision d && d.stage() == Stage.PRE_UPDATE && "n1".equals(d.node()));
+        kafka.removeIf(
+                e -> e.message() instanceof GateDecision d && d.stage() == Stage.PRE_UPDATE && "n1".equals(d.node()));
         decision(18, Stage.PRE_UPDATE, "n1", Decision.TIMED_OUT, true, HookState.TIMED_OUT);
-        assertThat(Invariants.noEarlyRelease(history(1))).singleElement()
+        assertThat(Invariants.noEarlyRelease(history(1)))
+                .singleElement()
                 .satisfies(v -> assertThat(v.detail()).contains("pre-update n1"));
         assertThat(Invariants.noEarlyRelease(history(1, true))).isEmpty();
     }
@@ -90,24 +94,29 @@ class InvariantsTest {
     void catchesAProducedVerdictMissingFromTheTopic() {
         goodRollout();
         produced.add(new Produced("id-never-sent", "check", null, 1, "PASS"));
-        assertThat(Invariants.noLostVerdict(history(1))).singleElement()
+        assertThat(Invariants.noLostVerdict(history(1)))
+                .singleElement()
                 .satisfies(v -> assertThat(v.detail()).contains("id-never-sent"));
     }
 
     @Test
     void catchesAGateReleasedByTimeoutAlthoughItsPassWasReadable() {
         goodRollout();
-        kafka.removeIf(e -> e.message() instanceof GateDecision d && d.stage() == Stage.PRE_UPDATE && "n1".equals(d.node()));
+        kafka.removeIf(
+                e -> e.message() instanceof GateDecision d && d.stage() == Stage.PRE_UPDATE && "n1".equals(d.node()));
         decision(18, Stage.PRE_UPDATE, "n1", Decision.TIMED_OUT, true, HookState.TIMED_OUT);
-        assertThat(Invariants.noLostVerdict(history(1, true))).singleElement()
+        assertThat(Invariants.noLostVerdict(history(1, true)))
+                .singleElement()
                 .satisfies(v -> assertThat(v.detail()).contains("although its PASS was on the topic"));
     }
 
     @Test
     void catchesAGateWhoseVerdictsNeverLedToADecision() {
         goodRollout();
-        kafka.removeIf(e -> e.message() instanceof GateDecision d && d.stage() == Stage.POST_UPDATE && "n1".equals(d.node()));
-        assertThat(Invariants.noLostVerdict(history(1))).singleElement()
+        kafka.removeIf(
+                e -> e.message() instanceof GateDecision d && d.stage() == Stage.POST_UPDATE && "n1".equals(d.node()));
+        assertThat(Invariants.noLostVerdict(history(1)))
+                .singleElement()
                 .satisfies(v -> assertThat(v.detail()).contains("no decision at all"));
     }
 
@@ -115,8 +124,20 @@ class InvariantsTest {
     void catchesANodeLeftCordonedAndAGatePodLeftBehind() {
         goodRollout();
         node(60, "n1", true, true, false, NEW, NEW, "Done", "uncordon-" + NEW);
-        History h = new History(CLUSTER, "worker", 1, NEW, Set.of("n1", "n2"), hooks(false), nodes, pools, kafka,
-                produced, Set.of("mcdhooks-gate-n1"), List.of(), List.of());
+        History h = new History(
+                CLUSTER,
+                "worker",
+                1,
+                NEW,
+                Set.of("n1", "n2"),
+                hooks(false),
+                nodes,
+                pools,
+                kafka,
+                produced,
+                Set.of("mcdhooks-gate-n1"),
+                List.of(),
+                List.of());
         assertThat(Invariants.noneHeldAfterRelease(h)).hasSize(2);
     }
 
@@ -126,15 +147,18 @@ class InvariantsTest {
         // n2 cordoned by someone while n1 is still updating
         node(12, "n2", true, true, false, OLD, OLD, "Done", null);
         nodes.sort((a, b) -> a.at().compareTo(b.at()));
-        assertThat(Invariants.withinMaxUnavailable(history(1))).isNotEmpty()
-                .first().satisfies(v -> assertThat(v.detail()).contains("2 unavailable (max 1)", "[n1, n2]"));
+        assertThat(Invariants.withinMaxUnavailable(history(1)))
+                .isNotEmpty()
+                .first()
+                .satisfies(v -> assertThat(v.detail()).contains("2 unavailable (max 1)", "[n1, n2]"));
     }
 
     @Test
     void catchesARolloutThatDidNotFinish() {
         goodRollout();
         node(61, "n2", true, false, false, OLD, NEW, "Working", null);
-        assertThat(Invariants.rolloutCompleted(history(1))).singleElement()
+        assertThat(Invariants.rolloutCompleted(history(1)))
+                .singleElement()
                 .satisfies(v -> assertThat(v.detail()).contains("n2 ends"));
     }
 
@@ -150,7 +174,8 @@ class InvariantsTest {
 
         // When a writes again while b leads
         writes.add(new History.Write(T0.plusSeconds(18), "a", "DELETE", "/api/v1/namespaces/m/pods/gate"));
-        assertThat(Invariants.oneGatekeeperActs(history(1))).singleElement()
+        assertThat(Invariants.oneGatekeeperActs(history(1)))
+                .singleElement()
                 .satisfies(v -> assertThat(v.detail()).contains("a wrote DELETE", "without holding the lease"));
     }
 
@@ -178,8 +203,9 @@ class InvariantsTest {
             t += 31;
         }
         pools.add(new PoolState(T0.plusSeconds(t), ++rv, true, NEW, true));
-        kafka.stream().filter(e -> e.message() instanceof Verdict).forEach(e -> produced.add(
-                new Produced(e.id(), "check", null, 0, "PASS")));
+        kafka.stream()
+                .filter(e -> e.message() instanceof Verdict)
+                .forEach(e -> produced.add(new Produced(e.id(), "check", null, 0, "PASS")));
     }
 
     private History history(int maxUnavailable) {
@@ -187,45 +213,124 @@ class InvariantsTest {
     }
 
     private History history(int maxUnavailable, boolean ignoreOnTimeout) {
-        return new History(CLUSTER, "worker", maxUnavailable, NEW, Set.of("n1", "n2"), hooks(ignoreOnTimeout), nodes,
-                pools, kafka, produced, Set.of(), leases, writes);
+        return new History(
+                CLUSTER,
+                "worker",
+                maxUnavailable,
+                NEW,
+                Set.of("n1", "n2"),
+                hooks(ignoreOnTimeout),
+                nodes,
+                pools,
+                kafka,
+                produced,
+                Set.of(),
+                leases,
+                writes);
     }
 
     private static List<HookPolicy> hooks(boolean ignoreOnTimeout) {
-        return List.of(new HookPolicy("check", Set.of(Stage.POOL_PRE_UPDATE, Stage.PRE_UPDATE, Stage.POST_UPDATE),
-                true, ignoreOnTimeout));
+        return List.of(new HookPolicy(
+                "check", Set.of(Stage.POOL_PRE_UPDATE, Stage.PRE_UPDATE, Stage.POST_UPDATE), true, ignoreOnTimeout));
     }
 
-    private void node(int second, String name, boolean ready, boolean cordoned, boolean tainted, String current,
-                      String desired, String state, String lastAppliedDrain) {
-        nodes.add(new NodeState(T0.plusSeconds(second), ++rv, name, ready, cordoned, tainted, current, desired, state,
+    private void node(
+            int second,
+            String name,
+            boolean ready,
+            boolean cordoned,
+            boolean tainted,
+            String current,
+            String desired,
+            String state,
+            String lastAppliedDrain) {
+        nodes.add(new NodeState(
+                T0.plusSeconds(second),
+                ++rv,
+                name,
+                ready,
+                cordoned,
+                tainted,
+                current,
+                desired,
+                state,
                 lastAppliedDrain));
     }
 
     private void request(int second, Stage stage, String subject) {
         boolean perNode = stage.perNode();
-        add(second, new GateRequest(CLUSTER, GateId.of(CLUSTER, stage, subject, NEW), 1, stage,
-                new GateRequest.PoolFacts("worker", "1", 2),
-                perNode ? new GateRequest.NodeFacts(subject, "a", Map.of()) : null, OLD, NEW,
-                new GateRequest.TargetFacts(null, "realtime", List.of(), List.of(), null), T0, T0.plusSeconds(600)));
+        add(
+                second,
+                new GateRequest(
+                        CLUSTER,
+                        GateId.of(CLUSTER, stage, subject, NEW),
+                        1,
+                        stage,
+                        new GateRequest.PoolFacts("worker", "1", 2),
+                        perNode ? new GateRequest.NodeFacts(subject, "a", Map.of()) : null,
+                        OLD,
+                        NEW,
+                        new GateRequest.TargetFacts(null, "realtime", List.of(), List.of(), null),
+                        T0,
+                        T0.plusSeconds(600)));
     }
 
     private void verdict(int second, Stage stage, String subject, String hook, Outcome outcome, int attempt) {
-        add(second, new Verdict(CLUSTER, GateId.of(CLUSTER, stage, subject, NEW), attempt, hook, stage, "worker",
-                stage.perNode() ? subject : null, NEW, outcome, "R", "m", null, T0.plusSeconds(second)));
+        add(
+                second,
+                new Verdict(
+                        CLUSTER,
+                        GateId.of(CLUSTER, stage, subject, NEW),
+                        attempt,
+                        hook,
+                        stage,
+                        "worker",
+                        stage.perNode() ? subject : null,
+                        NEW,
+                        outcome,
+                        "R",
+                        "m",
+                        null,
+                        T0.plusSeconds(second)));
     }
 
-    private void decision(int second, Stage stage, String subject, Decision decision, boolean released,
-                          HookState state) {
-        add(second, new GateDecision(CLUSTER, GateId.of(CLUSTER, stage, subject, NEW), 1, stage, "worker",
-                stage.perNode() ? subject : null, NEW, decision, released,
-                List.of(new GateDecision.HookStatus("check", state, GateDecision.Mode.Enforcing, "R", "m", T0,
-                        GateDecision.FailurePolicy.Fail, 600, 0, null, false, false)),
-                released ? List.of() : List.of("check"), "s", null, T0, T0.plusSeconds(second)));
+    private void decision(
+            int second, Stage stage, String subject, Decision decision, boolean released, HookState state) {
+        add(
+                second,
+                new GateDecision(
+                        CLUSTER,
+                        GateId.of(CLUSTER, stage, subject, NEW),
+                        1,
+                        stage,
+                        "worker",
+                        stage.perNode() ? subject : null,
+                        NEW,
+                        decision,
+                        released,
+                        List.of(new GateDecision.HookStatus(
+                                "check",
+                                state,
+                                GateDecision.Mode.Enforcing,
+                                "R",
+                                "m",
+                                T0,
+                                GateDecision.FailurePolicy.Fail,
+                                600,
+                                0,
+                                null,
+                                false,
+                                false)),
+                        released ? List.of() : List.of("check"),
+                        "s",
+                        null,
+                        T0,
+                        T0.plusSeconds(second)));
     }
 
     private void add(int second, Message message) {
-        String topic = message instanceof GateRequest ? "requests" : message instanceof Verdict ? "verdicts" : "decisions";
+        String topic =
+                message instanceof GateRequest ? "requests" : message instanceof Verdict ? "verdicts" : "decisions";
         kafka.add(new KafkaEntry(T0.plusSeconds(second), topic, 0, ++offset, "id-" + offset, message));
     }
 }

@@ -1,25 +1,5 @@
 package io.mcdhooks.sandbox.faults;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -35,6 +15,25 @@ import io.mcdhooks.sandbox.mco.Mco;
 import io.mcdhooks.schemas.codec.InvalidMessageException;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Records what happened from outside the system under test: every Node and MachineConfigPool
@@ -59,17 +58,28 @@ final class Recorder implements AutoCloseable {
     private volatile String undecodable;
 
     Recorder(KubernetesClient client, String namespace, String bootstrapServers, List<TopicPartition> partitions) {
-        leaseInformer = client.leases().inNamespace(namespace).inform(handler(l -> leases.add(new History.LeaseState(
-                l.getSpec().getHolderIdentity(),
-                l.getSpec().getRenewTime() == null ? null : l.getSpec().getRenewTime().toInstant(),
-                l.getSpec().getLeaseDurationSeconds() == null ? 0 : l.getSpec().getLeaseDurationSeconds()))));
+        leaseInformer = client.leases()
+                .inNamespace(namespace)
+                .inform(handler(l -> leases.add(new History.LeaseState(
+                        l.getSpec().getHolderIdentity(),
+                        l.getSpec().getRenewTime() == null
+                                ? null
+                                : l.getSpec().getRenewTime().toInstant(),
+                        l.getSpec().getLeaseDurationSeconds() == null
+                                ? 0
+                                : l.getSpec().getLeaseDurationSeconds()))));
         nodeInformer = client.nodes().inform(handler(this::recordNode));
         poolInformer = client.genericKubernetesResources(Mco.POOLS).inform(handler(this::recordPool));
-        consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 500),
-                new StringDeserializer(), new ByteArrayDeserializer());
+        consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrapServers,
+                        ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                        false,
+                        ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG,
+                        500),
+                new StringDeserializer(),
+                new ByteArrayDeserializer());
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
         kafkaLoop.submit(this::follow);
@@ -81,8 +91,13 @@ final class Recorder implements AutoCloseable {
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(100))) {
                     try {
                         CloudEventsKafka.Received received = cloudEvents.fromRecord(r.key(), r.headers(), r.value());
-                        kafka.add(new KafkaEntry(Instant.ofEpochMilli(r.timestamp()), r.topic(), r.partition(),
-                                r.offset(), received.id(), received.message()));
+                        kafka.add(new KafkaEntry(
+                                Instant.ofEpochMilli(r.timestamp()),
+                                r.topic(),
+                                r.partition(),
+                                r.offset(),
+                                received.id(),
+                                received.message()));
                     } catch (InvalidMessageException e) {
                         undecodable = r.topic() + "/" + r.partition() + "@" + r.offset() + ": " + e.getMessage();
                     }
@@ -127,15 +142,25 @@ final class Recorder implements AutoCloseable {
     }
 
     private void recordNode(Node node) {
-        Map<String, String> a = node.getMetadata().getAnnotations() == null ? Map.of()
+        Map<String, String> a = node.getMetadata().getAnnotations() == null
+                ? Map.of()
                 : node.getMetadata().getAnnotations();
-        boolean ready = node.getStatus() != null && node.getStatus().getConditions() != null && node.getStatus()
-                .getConditions().stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
-        boolean tainted = node.getSpec().getTaints() != null && node.getSpec().getTaints().stream()
-                .anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
-        nodes.add(new NodeState(Instant.now(), Long.parseLong(node.getMetadata().getResourceVersion()),
-                node.getMetadata().getName(), ready, Boolean.TRUE.equals(node.getSpec().getUnschedulable()), tainted,
-                a.get(McoApi.CURRENT_CONFIG), a.get(McoApi.DESIRED_CONFIG), a.get(McoApi.STATE),
+        boolean ready = node.getStatus() != null
+                && node.getStatus().getConditions() != null
+                && node.getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        boolean tainted = node.getSpec().getTaints() != null
+                && node.getSpec().getTaints().stream().anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
+        nodes.add(new NodeState(
+                Instant.now(),
+                Long.parseLong(node.getMetadata().getResourceVersion()),
+                node.getMetadata().getName(),
+                ready,
+                Boolean.TRUE.equals(node.getSpec().getUnschedulable()),
+                tainted,
+                a.get(McoApi.CURRENT_CONFIG),
+                a.get(McoApi.DESIRED_CONFIG),
+                a.get(McoApi.STATE),
                 a.get(McoApi.LAST_APPLIED_DRAIN)));
     }
 
@@ -144,13 +169,17 @@ final class Recorder implements AutoCloseable {
         Object paused = pool.get("spec", "paused");
         Object config = pool.get("status", "configuration", "name");
         List<Map<String, Object>> conditions = (List<Map<String, Object>>) pool.get("status", "conditions");
-        boolean updated = conditions != null && conditions.stream()
-                .anyMatch(c -> "Updated".equals(c.get("type")) && "True".equals(c.get("status")));
-        pools.add(new PoolState(Instant.now(), Long.parseLong(pool.getMetadata().getResourceVersion()),
-                Boolean.TRUE.equals(paused), Objects.toString(config, null), updated));
+        boolean updated = conditions != null
+                && conditions.stream().anyMatch(c -> "Updated".equals(c.get("type")) && "True".equals(c.get("status")));
+        pools.add(new PoolState(
+                Instant.now(),
+                Long.parseLong(pool.getMetadata().getResourceVersion()),
+                Boolean.TRUE.equals(paused),
+                Objects.toString(config, null),
+                updated));
     }
 
-    private static <T> ResourceEventHandler<T> handler(java.util.function.Consumer<T> record) {
+    private static <T> ResourceEventHandler<T> handler(Consumer<T> record) {
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(T obj) {
@@ -163,8 +192,7 @@ final class Recorder implements AutoCloseable {
             }
 
             @Override
-            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-            }
+            public void onDelete(T obj, boolean deletedFinalStateUnknown) {}
         };
     }
 

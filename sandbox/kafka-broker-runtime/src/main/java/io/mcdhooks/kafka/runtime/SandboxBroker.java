@@ -2,7 +2,6 @@ package io.mcdhooks.kafka.runtime;
 
 import java.io.IOException;
 import java.io.InputStream;
-
 import kafka.Kafka;
 import kafka.tools.StorageTool;
 
@@ -17,8 +16,7 @@ import kafka.tools.StorageTool;
  */
 public final class SandboxBroker {
 
-    private SandboxBroker() {
-    }
+    private SandboxBroker() {}
 
     public static void main(String[] args) {
         if (args.length != 2) {
@@ -27,8 +25,7 @@ public final class SandboxBroker {
         }
         exitWhenParentGoes(System.in);
         int formatted = StorageTool.execute(
-                new String[] {"format", "--ignore-formatted", "-t", args[1], "-c", args[0]},
-                System.out);
+                new String[] {"format", "--ignore-formatted", "-t", args[1], "-c", args[0]}, System.out);
         if (formatted != 0) {
             System.err.println("formatting the KRaft log directory failed: " + formatted);
             System.exit(formatted);
@@ -37,17 +34,19 @@ public final class SandboxBroker {
     }
 
     private static void exitWhenParentGoes(InputStream parentPipe) {
-        Thread watcher = new Thread(() -> {
-            try {
-                while (parentPipe.read() != -1) {
-                    // the parent never writes; anything read is ignored
-                }
-            } catch (IOException e) {
-                // a broken pipe means the same as end of stream
-            }
-            // System.exit runs Kafka's shutdown hook, so the broker stops cleanly.
-            System.exit(0);
-        }, "parent-watcher");
+        Thread watcher = new Thread(
+                () -> {
+                    try {
+                        while (parentPipe.read() != -1) {
+                            // the parent never writes; anything read is ignored
+                        }
+                    } catch (IOException e) {
+                        // a broken pipe means the same as end of stream
+                    }
+                    // System.exit runs Kafka's shutdown hook, so the broker stops cleanly.
+                    System.exit(0);
+                },
+                "parent-watcher");
         watcher.setDaemon(true);
         watcher.start();
     }

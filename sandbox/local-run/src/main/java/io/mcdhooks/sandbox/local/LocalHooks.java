@@ -1,19 +1,5 @@
 package io.mcdhooks.sandbox.local;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
 import io.mcdhooks.hooks.api.GateSelector;
@@ -27,6 +13,20 @@ import io.mcdhooks.sandbox.mco.Topology;
 import io.mcdhooks.schemas.GateDecision.FailurePolicy;
 import io.mcdhooks.schemas.Stage;
 import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The example hooks of the local run, each in a real hook runner (in this JVM, on their own
@@ -49,6 +49,7 @@ final class LocalHooks implements AutoCloseable {
     static final String POOL = "worker";
     /** The kernel the simulated OS image carries, as the module catalog knows it. */
     static final String KERNEL = "5.14.0-427.13.1.el9_4.x86_64";
+
     static final List<String> MODULES = List.of("nvidia", "ice");
     static final int CMDB_TIMEOUT_SECONDS = 3;
 
@@ -105,13 +106,26 @@ final class LocalHooks implements AutoCloseable {
     /** Starts every runner of the scenario; returns once all consume. */
     void start() {
         writeCatalog(scenario != Scenario.KMOD_MISSING);
-        deploy(KMOD, new KernelModuleReadinessHook(vertx, GateSelector.stages(Stage.POOL_PRE_UPDATE),
-                catalog().toString(), MODULES, Duration.ofSeconds(2)));
-        deploy(SELFCHECK, new NodeSelfCheckHook(vertx, SELFCHECK, GateSelector.stages(Stage.POST_UPDATE),
-                selfCheckCommand(), null, null));
+        deploy(
+                KMOD,
+                new KernelModuleReadinessHook(
+                        vertx,
+                        GateSelector.stages(Stage.POOL_PRE_UPDATE),
+                        catalog().toString(),
+                        MODULES,
+                        Duration.ofSeconds(2)));
+        deploy(
+                SELFCHECK,
+                new NodeSelfCheckHook(
+                        vertx, SELFCHECK, GateSelector.stages(Stage.POST_UPDATE), selfCheckCommand(), null, null));
         if (scenario == Scenario.HOOK_DOWN) {
-            deploy(CMDB, new ExecHook(CMDB, GateSelector.stages(Stage.PRE_UPDATE),
-                    "echo \"recorded $MCDHOOKS_NODE in the CMDB\"", null));
+            deploy(
+                    CMDB,
+                    new ExecHook(
+                            CMDB,
+                            GateSelector.stages(Stage.PRE_UPDATE),
+                            "echo \"recorded $MCDHOOKS_NODE in the CMDB\"",
+                            null));
         }
     }
 
@@ -129,15 +143,19 @@ final class LocalHooks implements AutoCloseable {
         hooks.add(updateHook(KMOD, UpdateHookSpec.StageName.POOL_PRE_UPDATE, 600, UpdateHookSpec.FailurePolicy.Fail));
         hooks.add(updateHook(SELFCHECK, UpdateHookSpec.StageName.POST_UPDATE, 120, UpdateHookSpec.FailurePolicy.Fail));
         if (scenario == Scenario.HOOK_DOWN) {
-            hooks.add(updateHook(CMDB, UpdateHookSpec.StageName.PRE_UPDATE, CMDB_TIMEOUT_SECONDS,
-                    hookDownPolicy == FailurePolicy.Fail ? UpdateHookSpec.FailurePolicy.Fail
+            hooks.add(updateHook(
+                    CMDB,
+                    UpdateHookSpec.StageName.PRE_UPDATE,
+                    CMDB_TIMEOUT_SECONDS,
+                    hookDownPolicy == FailurePolicy.Fail
+                            ? UpdateHookSpec.FailurePolicy.Fail
                             : UpdateHookSpec.FailurePolicy.Ignore));
         }
         return hooks;
     }
 
-    private static UpdateHook updateHook(String name, UpdateHookSpec.StageName stage, int timeoutSeconds,
-                                         UpdateHookSpec.FailurePolicy policy) {
+    private static UpdateHook updateHook(
+            String name, UpdateHookSpec.StageName stage, int timeoutSeconds, UpdateHookSpec.FailurePolicy policy) {
         UpdateHook hook = new UpdateHook();
         hook.getMetadata().setName(name);
         UpdateHookSpec spec = new UpdateHookSpec();
@@ -159,11 +177,12 @@ final class LocalHooks implements AutoCloseable {
         env.put("MCDHOOKS_SHUTDOWN_TIMEOUT", "3s");
         HookRunnerConfig config = HookRunnerConfig.fromEnvironment(env);
         String id = await(vertx.deployVerticle(new HookRunnerVerticle(hook, config))
-                .toCompletionStage().toCompletableFuture());
+                .toCompletionStage()
+                .toCompletableFuture());
         deployments.put(name, id);
     }
 
-    private static <T> T await(java.util.concurrent.CompletableFuture<T> future) {
+    private static <T> T await(CompletableFuture<T> future) {
         try {
             return future.get(60, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -1,5 +1,6 @@
 package io.mcdhooks.sandbox.local;
 
+import io.mcdhooks.schemas.GateDecision.FailurePolicy;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,8 +11,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-
-import io.mcdhooks.schemas.GateDecision.FailurePolicy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,13 +22,19 @@ import picocli.CommandLine.Option;
  * released and what was held, and why. Given {@code --kubeconfig} and/or
  * {@code --bootstrap-servers}, the same processes use that cluster and that Kafka instead.
  */
-@Command(name = "run-local", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "run-local",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Runs mcd-update-hooks locally and shows a kernel update being gated.")
 public final class LocalRun implements Callable<Integer> {
 
     static final int EXIT_TIME_LIMIT = 3;
 
-    @Option(names = "--scenario", defaultValue = "happy", paramLabel = "NAME",
+    @Option(
+            names = "--scenario",
+            defaultValue = "happy",
+            paramLabel = "NAME",
             description = "happy | kmod-missing | post-check-fails | hook-down (default: ${DEFAULT-VALUE})")
     String scenario;
 
@@ -39,47 +44,69 @@ public final class LocalRun implements Callable<Integer> {
     @Option(names = "--workers", defaultValue = "6", description = "worker nodes (default: ${DEFAULT-VALUE})")
     int workers;
 
-    @Option(names = "--zones", defaultValue = "3", paramLabel = "N|a,b,..",
+    @Option(
+            names = "--zones",
+            defaultValue = "3",
+            paramLabel = "N|a,b,..",
             description = "zones: a count or a list of names (default: ${DEFAULT-VALUE})")
     String zones;
 
-    @Option(names = "--max-unavailable", defaultValue = "1",
+    @Option(
+            names = "--max-unavailable",
+            defaultValue = "1",
             description = "maxUnavailable of the worker pool (default: ${DEFAULT-VALUE})")
     int maxUnavailable;
 
-    @Option(names = "--time-scale", defaultValue = "100",
+    @Option(
+            names = "--time-scale",
+            defaultValue = "100",
             description = "simulated seconds per real second (default: ${DEFAULT-VALUE})")
     double timeScale;
 
-    @Option(names = {"--plain", "--no-ui"},
+    @Option(
+            names = {"--plain", "--no-ui"},
             description = "plain lines, one per change (the default when stdout is not a terminal)")
     boolean plain;
 
-    @Option(names = "--kubeconfig", paramLabel = "FILE",
+    @Option(
+            names = "--kubeconfig",
+            paramLabel = "FILE",
             description = "use this cluster instead of the in-memory one (no simulator; no rollout unless --roll-out)")
     Path kubeconfig;
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT",
+    @Option(
+            names = "--bootstrap-servers",
+            paramLabel = "HOST:PORT",
             description = "use this Kafka instead of the embedded broker (KAFKA_* variables add client settings)")
     String bootstrapServers;
 
-    @Option(names = "--roll-out",
+    @Option(
+            names = "--roll-out",
             description = "with --kubeconfig: apply the kernel MachineConfig 99-worker-realtime to the worker pool")
     boolean rollOut;
 
-    @Option(names = "--http-port", defaultValue = "8080",
+    @Option(
+            names = "--http-port",
+            defaultValue = "8080",
             description = "the bridge's port for the status page, 0 for any (default: ${DEFAULT-VALUE})")
     int httpPort;
 
-    @Option(names = "--hook-down-policy", defaultValue = "Ignore", paramLabel = "Fail|Ignore",
+    @Option(
+            names = "--hook-down-policy",
+            defaultValue = "Ignore",
+            paramLabel = "Fail|Ignore",
             description = "hook-down: failurePolicy of the stopped hook (default: ${DEFAULT-VALUE})")
     FailurePolicy hookDownPolicy;
 
-    @Option(names = "--time-limit", defaultValue = "110", paramLabel = "SECONDS",
+    @Option(
+            names = "--time-limit",
+            defaultValue = "110",
+            paramLabel = "SECONDS",
             description = "give up waiting for the rollout to complete or settle (default: ${DEFAULT-VALUE})")
     int timeLimit;
 
-    @Option(names = "--stay",
+    @Option(
+            names = "--stay",
             description = "keep everything running after the summary (status page included) until Ctrl-C")
     boolean stay;
 
@@ -95,18 +122,34 @@ public final class LocalRun implements Callable<Integer> {
 
     public static void main(String[] args) {
         if (System.getProperty("mcdhooks.log.file") == null) {
-            System.setProperty("mcdhooks.log.file",
-                    Path.of(System.getProperty("java.io.tmpdir"), "mcdhooks-local-run.log").toString());
+            System.setProperty(
+                    "mcdhooks.log.file",
+                    Path.of(System.getProperty("java.io.tmpdir"), "mcdhooks-local-run.log")
+                            .toString());
         }
-        int code = new CommandLine(new LocalRun()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        int code = new CommandLine(new LocalRun())
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .execute(args);
         System.exit(code);
     }
 
     LocalRunConfig config() {
         boolean inMemory = kubeconfig == null;
-        return new LocalRunConfig(Scenario.fromWire(scenario), masters, workers, zoneNames(zones), maxUnavailable,
-                timeScale, kubeconfig, bootstrapServers, inMemory || rollOut, hookDownPolicy, Duration.ofSeconds(10),
-                Duration.ofSeconds(timeLimit), Duration.ofSeconds(6), httpPort);
+        return new LocalRunConfig(
+                Scenario.fromWire(scenario),
+                masters,
+                workers,
+                zoneNames(zones),
+                maxUnavailable,
+                timeScale,
+                kubeconfig,
+                bootstrapServers,
+                inMemory || rollOut,
+                hookDownPolicy,
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(timeLimit),
+                Duration.ofSeconds(6),
+                httpPort);
     }
 
     @Override
@@ -123,28 +166,30 @@ public final class LocalRun implements Callable<Integer> {
         AtomicReference<RunWatch> watch = new AtomicReference<>();
         CountDownLatch done = new CountDownLatch(1);
         AtomicBoolean stopping = new AtomicBoolean();
-        Thread shutdown = new Thread(() -> {
-            stopping.set(true);
-            RunWatch w = watch.get();
-            if (w != null) {
-                w.stop();
-            }
-            if (done.getCount() > 0 && w != null) {
-                RunSummary summary = w.summary(RunSummary.Ending.INTERRUPTED);
-                if (summary != null) {
-                    out.print(summary.render());
-                }
-            }
-            LocalSystem s = system.get();
-            if (s != null) {
-                s.close();
-                out.println("stopped: hooks, bridge, simulator, in-memory cluster and Kafka broker are closed");
-                out.flush();
-            }
-        }, "local-run-shutdown");
+        Thread shutdown = new Thread(
+                () -> {
+                    stopping.set(true);
+                    RunWatch w = watch.get();
+                    if (w != null) {
+                        w.stop();
+                    }
+                    if (done.getCount() > 0 && w != null) {
+                        RunSummary summary = w.summary(RunSummary.Ending.INTERRUPTED);
+                        if (summary != null) {
+                            out.print(summary.render());
+                        }
+                    }
+                    LocalSystem s = system.get();
+                    if (s != null) {
+                        s.close();
+                        out.println("stopped: hooks, bridge, simulator, in-memory cluster and Kafka broker are closed");
+                        out.flush();
+                    }
+                },
+                "local-run-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdown);
-        out.println("run-local: scenario " + config.scenario() + " - " + config.scenario().description()
-                + " (log: " + System.getProperty("mcdhooks.log.file", "-") + ")");
+        out.println("run-local: scenario " + config.scenario() + " - "
+                + config.scenario().description() + " (log: " + System.getProperty("mcdhooks.log.file", "-") + ")");
         out.flush();
         try {
             LocalSystem started = LocalSystem.start(config);
@@ -193,6 +238,9 @@ public final class LocalRun implements Callable<Integer> {
             }
             return names;
         }
-        return Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        return Arrays.stream(text.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 }

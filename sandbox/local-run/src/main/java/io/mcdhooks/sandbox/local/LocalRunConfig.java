@@ -1,11 +1,10 @@
 package io.mcdhooks.sandbox.local;
 
+import io.mcdhooks.schemas.GateDecision.FailurePolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-
-import io.mcdhooks.schemas.GateDecision.FailurePolicy;
 
 /**
  * Everything one local run needs.
@@ -52,8 +51,21 @@ public record LocalRunConfig(
 
     /** The defaults of the command line. */
     public static LocalRunConfig defaults(Scenario scenario) {
-        return new LocalRunConfig(scenario, 3, 6, List.of("zone-a", "zone-b", "zone-c"), 1, 100, null, null, true,
-                FailurePolicy.Ignore, Duration.ofSeconds(10), Duration.ofSeconds(110), Duration.ofSeconds(6), 8080);
+        return new LocalRunConfig(
+                scenario,
+                3,
+                6,
+                List.of("zone-a", "zone-b", "zone-c"),
+                1,
+                100,
+                null,
+                null,
+                true,
+                FailurePolicy.Ignore,
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(110),
+                Duration.ofSeconds(6),
+                8080);
     }
 
     public boolean inMemoryCluster() {
@@ -65,23 +77,75 @@ public record LocalRunConfig(
     }
 
     public LocalRunConfig withTopology(int newMasters, int newWorkers, List<String> newZones, int newMaxUnavailable) {
-        return new LocalRunConfig(scenario, newMasters, newWorkers, newZones, newMaxUnavailable, timeScale, kubeconfig,
-                bootstrapServers, rollOut, hookDownPolicy, kmodModulesAfter, timeLimit, settle, httpPort);
+        return new LocalRunConfig(
+                scenario,
+                newMasters,
+                newWorkers,
+                newZones,
+                newMaxUnavailable,
+                timeScale,
+                kubeconfig,
+                bootstrapServers,
+                rollOut,
+                hookDownPolicy,
+                kmodModulesAfter,
+                timeLimit,
+                settle,
+                httpPort);
     }
 
     public LocalRunConfig withHttpPort(int port) {
-        return new LocalRunConfig(scenario, masters, workers, zones, maxUnavailable, timeScale, kubeconfig,
-                bootstrapServers, rollOut, hookDownPolicy, kmodModulesAfter, timeLimit, settle, port);
+        return new LocalRunConfig(
+                scenario,
+                masters,
+                workers,
+                zones,
+                maxUnavailable,
+                timeScale,
+                kubeconfig,
+                bootstrapServers,
+                rollOut,
+                hookDownPolicy,
+                kmodModulesAfter,
+                timeLimit,
+                settle,
+                port);
     }
 
     /** Uses a given cluster and/or Kafka ({@code null}: the in-memory one, the embedded broker). */
     public LocalRunConfig withExternal(Path newKubeconfig, String newBootstrapServers, boolean newRollOut) {
-        return new LocalRunConfig(scenario, masters, workers, zones, maxUnavailable, timeScale, newKubeconfig,
-                newBootstrapServers, newRollOut, hookDownPolicy, kmodModulesAfter, timeLimit, settle, httpPort);
+        return new LocalRunConfig(
+                scenario,
+                masters,
+                workers,
+                zones,
+                maxUnavailable,
+                timeScale,
+                newKubeconfig,
+                newBootstrapServers,
+                newRollOut,
+                hookDownPolicy,
+                kmodModulesAfter,
+                timeLimit,
+                settle,
+                httpPort);
     }
 
     public LocalRunConfig withHookDownPolicy(FailurePolicy policy) {
-        return new LocalRunConfig(scenario, masters, workers, zones, maxUnavailable, timeScale, kubeconfig,
-                bootstrapServers, rollOut, policy, kmodModulesAfter, timeLimit, settle, httpPort);
+        return new LocalRunConfig(
+                scenario,
+                masters,
+                workers,
+                zones,
+                maxUnavailable,
+                timeScale,
+                kubeconfig,
+                bootstrapServers,
+                rollOut,
+                policy,
+                kmodModulesAfter,
+                timeLimit,
+                settle,
+                httpPort);
     }
 }

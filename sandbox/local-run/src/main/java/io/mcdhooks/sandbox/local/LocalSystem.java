@@ -1,5 +1,25 @@
 package io.mcdhooks.sandbox.local;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.mcdhooks.bridge.BridgeConfig;
+import io.mcdhooks.bridge.BridgeVerticle;
+import io.mcdhooks.bridge.hooks.UpdateHook;
+import io.mcdhooks.sandbox.kafka.ForkedKafkaBroker;
+import io.mcdhooks.sandbox.kafka.KafkaBroker;
+import io.mcdhooks.sandbox.mco.InMemoryCluster;
+import io.mcdhooks.sandbox.mco.MachineConfigs;
+import io.mcdhooks.sandbox.mco.MaxUnavailable;
+import io.mcdhooks.sandbox.mco.McoSimulator;
+import io.mcdhooks.sandbox.mco.SimulatorConfig;
+import io.mcdhooks.sandbox.mco.Topology;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -18,30 +38,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
-import io.mcdhooks.bridge.BridgeConfig;
-import io.mcdhooks.bridge.BridgeVerticle;
-import io.mcdhooks.bridge.hooks.UpdateHook;
-import io.mcdhooks.sandbox.kafka.ForkedKafkaBroker;
-import io.mcdhooks.sandbox.kafka.KafkaBroker;
-import io.mcdhooks.sandbox.mco.InMemoryCluster;
-import io.mcdhooks.sandbox.mco.MachineConfigs;
-import io.mcdhooks.sandbox.mco.MaxUnavailable;
-import io.mcdhooks.sandbox.mco.McoSimulator;
-import io.mcdhooks.sandbox.mco.SimulatorConfig;
-import io.mcdhooks.sandbox.mco.Topology;
-import io.vertx.core.Vertx;
-import io.vertx.core.json.JsonObject;
 
 /**
  * Everything of one local run, started in order and closed in reverse: the Kafka broker (forked
@@ -113,10 +111,15 @@ public final class LocalSystem implements AutoCloseable {
                 cluster = InMemoryCluster.start();
                 client = cluster.client();
                 bridgeClient = cluster.newClient();
-                Topology.builder().masters(config.masters()).workers(config.workers())
+                Topology.builder()
+                        .masters(config.masters())
+                        .workers(config.workers())
                         .zones(config.zones().toArray(String[]::new))
                         .maxUnavailable(LocalHooks.POOL, MaxUnavailable.of(config.maxUnavailable()))
-                        .workloadPodsPerNode(1).daemonSetPodsPerNode(1).build().apply(client);
+                        .workloadPodsPerNode(1)
+                        .daemonSetPodsPerNode(1)
+                        .build()
+                        .apply(client);
                 mco = McoSimulator.start(client, SimulatorConfig.defaults().withTimeScale(config.timeScale()));
                 note("in-memory cluster at " + cluster.url() + ": " + config.masters() + " masters, "
                         + config.workers() + " workers in " + config.zones() + ", worker maxUnavailable "
@@ -134,8 +137,13 @@ public final class LocalSystem implements AutoCloseable {
         bootstrapServers = broker != null ? broker.bootstrapServers() : config.bootstrapServers();
         note("Kafka at " + bootstrapServers);
         if (client.namespaces().withName(NAMESPACE).get() == null) {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata()
-                    .build()).create();
+            client.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(NAMESPACE)
+                            .endMetadata()
+                            .build())
+                    .create();
         }
         initialTarget = poolTarget();
 
@@ -170,10 +178,12 @@ public final class LocalSystem implements AutoCloseable {
             client.resources(UpdateHook.class).resource(hook).createOr(NonDeletingOperation::update);
         }
         List<String> names = hooks.registrations(config.hookDownPolicy()).stream()
-                .map(h -> h.getMetadata().getName()).toList();
+                .map(h -> h.getMetadata().getName())
+                .toList();
         waitFor(Duration.ofSeconds(30), "the gatekeeper to know hooks " + names, () -> {
             List<String> known = status.fetch().getJsonArray("hooks").stream()
-                    .map(h -> ((JsonObject) h).getString("name")).toList();
+                    .map(h -> ((JsonObject) h).getString("name"))
+                    .toList();
             return known.containsAll(names);
         });
         note("registered hooks " + names);
@@ -184,8 +194,10 @@ public final class LocalSystem implements AutoCloseable {
         }
         if (config.rollOut()) {
             // Pools with pre-update hooks are paused at rest by the gatekeeper: roll out once it holds the pool.
-            waitFor(Duration.ofSeconds(30), "the gatekeeper to pause pool worker", () ->
-                    Boolean.TRUE.equals(pool().get("spec", "paused")));
+            waitFor(
+                    Duration.ofSeconds(30),
+                    "the gatekeeper to pause pool worker",
+                    () -> Boolean.TRUE.equals(pool().get("spec", "paused")));
             rollOut();
         }
     }
@@ -196,20 +208,28 @@ public final class LocalSystem implements AutoCloseable {
             mco.applyMachineConfig(mc);
         } else {
             client.genericKubernetesResources(new ResourceDefinitionContext.Builder()
-                    .withGroup("machineconfiguration.openshift.io").withVersion("v1").withKind("MachineConfig")
-                    .withPlural("machineconfigs").withNamespaced(false).build())
-                    .resource(mc).createOr(NonDeletingOperation::update);
+                            .withGroup("machineconfiguration.openshift.io")
+                            .withVersion("v1")
+                            .withKind("MachineConfig")
+                            .withPlural("machineconfigs")
+                            .withNamespaced(false)
+                            .build())
+                    .resource(mc)
+                    .createOr(NonDeletingOperation::update);
         }
         rolloutAt = Instant.now();
         note("rolled out MachineConfig " + MACHINE_CONFIG + " (kernelType: realtime) to pool worker");
         if (config.scenario() == Scenario.KMOD_MISSING) {
             scenarioActionsDoneAt = null;
-            timer.schedule(() -> {
-                hooks.writeCatalog(true);
-                note("the module build landed: " + LocalHooks.MODULES + " are now in the catalog for kernel "
-                        + LocalHooks.KERNEL + " (realtime)");
-                scenarioActionsDoneAt = Instant.now();
-            }, config.kmodModulesAfter().toMillis(), TimeUnit.MILLISECONDS);
+            timer.schedule(
+                    () -> {
+                        hooks.writeCatalog(true);
+                        note("the module build landed: " + LocalHooks.MODULES + " are now in the catalog for kernel "
+                                + LocalHooks.KERNEL + " (realtime)");
+                        scenarioActionsDoneAt = Instant.now();
+                    },
+                    config.kmodModulesAfter().toMillis(),
+                    TimeUnit.MILLISECONDS);
         }
     }
 
@@ -282,13 +302,20 @@ public final class LocalSystem implements AutoCloseable {
 
     private GenericKubernetesResource pool() {
         return client.genericKubernetesResources(new ResourceDefinitionContext.Builder()
-                .withGroup("machineconfiguration.openshift.io").withVersion("v1").withKind("MachineConfigPool")
-                .withPlural("machineconfigpools").withNamespaced(false).build()).withName(LocalHooks.POOL).get();
+                        .withGroup("machineconfiguration.openshift.io")
+                        .withVersion("v1")
+                        .withKind("MachineConfigPool")
+                        .withPlural("machineconfigpools")
+                        .withNamespaced(false)
+                        .build())
+                .withName(LocalHooks.POOL)
+                .get();
     }
 
     private static KubernetesClient clientFor(Path kubeconfig) {
         try {
-            return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig)))
+            return new KubernetesClientBuilder()
+                    .withConfig(Config.fromKubeconfig(Files.readString(kubeconfig)))
                     .build();
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read kubeconfig " + kubeconfig + ": " + e.getMessage(), e);
@@ -344,7 +371,11 @@ public final class LocalSystem implements AutoCloseable {
         steps.add(() -> {
             if (bridgeVertx != null) {
                 try {
-                    bridgeVertx.close().toCompletionStage().toCompletableFuture().get(15, TimeUnit.SECONDS);
+                    bridgeVertx
+                            .close()
+                            .toCompletionStage()
+                            .toCompletableFuture()
+                            .get(15, TimeUnit.SECONDS);
                 } catch (Exception e) {
                     LOG.atWarn().setCause(e).log("bridge did not stop cleanly");
                 }

@@ -1,13 +1,12 @@
 package io.mcdhooks.sandbox.local;
 
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 
 /**
  * How a local run ended: what was released and what was held, and why, drawn from the bridge's
@@ -46,9 +45,14 @@ public record RunSummary(
     }
 
     /** One gate of the rollout and what became of it. */
-    public record GateOutcome(String gateId, String stage, String node, String decision, boolean released,
-                              List<String> blockingHooks, String why) {
-    }
+    public record GateOutcome(
+            String gateId,
+            String stage,
+            String node,
+            String decision,
+            boolean released,
+            List<String> blockingHooks,
+            String why) {}
 
     public RunSummary {
         released = List.copyOf(released);
@@ -59,8 +63,14 @@ public record RunSummary(
     }
 
     /** Builds the summary from the last snapshot for the pool's current target. */
-    static RunSummary of(Scenario scenario, Ending ending, Duration elapsed, String pool, int maxUnavailable,
-                         int maxUnavailableSeen, JsonObject status) {
+    static RunSummary of(
+            Scenario scenario,
+            Ending ending,
+            Duration elapsed,
+            String pool,
+            int maxUnavailable,
+            int maxUnavailableSeen,
+            JsonObject status) {
         JsonObject poolJson = find(status.getJsonArray("pools"), "name", pool);
         String target = poolJson == null ? null : poolJson.getString("target");
         List<GateOutcome> released = new ArrayList<>();
@@ -70,9 +80,16 @@ public record RunSummary(
             if (!pool.equals(gate.getString("pool")) || target == null || !target.equals(gate.getString("target"))) {
                 continue;
             }
-            GateOutcome outcome = new GateOutcome(gate.getString("id"), gate.getString("stage"), gate.getString("node"),
-                    gate.getString("decision"), gate.getBoolean("released"),
-                    gate.getJsonArray("blockingHooks").stream().map(String::valueOf).toList(), why(gate));
+            GateOutcome outcome = new GateOutcome(
+                    gate.getString("id"),
+                    gate.getString("stage"),
+                    gate.getString("node"),
+                    gate.getString("decision"),
+                    gate.getBoolean("released"),
+                    gate.getJsonArray("blockingHooks").stream()
+                            .map(String::valueOf)
+                            .toList(),
+                    why(gate));
             (outcome.released() ? released : held).add(outcome);
         }
         int updated = 0;
@@ -102,8 +119,20 @@ public record RunSummary(
                 lag.put(hook.getString("name"), hook.getLong("lag"));
             }
         }
-        return new RunSummary(scenario, ending, elapsed, updated, total, maxUnavailable, maxUnavailableSeen, released,
-                held, heldNodes, untouched, lag, status);
+        return new RunSummary(
+                scenario,
+                ending,
+                elapsed,
+                updated,
+                total,
+                maxUnavailable,
+                maxUnavailableSeen,
+                released,
+                held,
+                heldNodes,
+                untouched,
+                lag,
+                status);
     }
 
     /** Why a gate stands where it does: its blocking hooks with their verdicts, else its summary. */
@@ -163,32 +192,57 @@ public record RunSummary(
     /** The summary for people. */
     public String render() {
         StringBuilder out = new StringBuilder();
-        out.append("\n=== summary: scenario ").append(scenario).append(", ").append(switch (ending) {
-            case COMPLETED -> "rollout COMPLETED";
-            case HELD -> "rollout HELD";
-            case TIME_LIMIT -> "time limit reached";
-            case INTERRUPTED -> "stopped";
-        }).append(String.format(" after %.1f s%n", elapsed.toMillis() / 1000.0));
-        out.append(String.format("pool worker: %d/%d nodes updated; at most %d unavailable at once (maxUnavailable %d)%n",
+        out.append("\n=== summary: scenario ")
+                .append(scenario)
+                .append(", ")
+                .append(
+                        switch (ending) {
+                            case COMPLETED -> "rollout COMPLETED";
+                            case HELD -> "rollout HELD";
+                            case TIME_LIMIT -> "time limit reached";
+                            case INTERRUPTED -> "stopped";
+                        })
+                .append(String.format(" after %.1f s%n", elapsed.toMillis() / 1000.0));
+        out.append(String.format(
+                "pool worker: %d/%d nodes updated; at most %d unavailable at once (maxUnavailable %d)%n",
                 updated, total, maxUnavailableSeen, maxUnavailable));
         out.append("released (").append(released.size()).append("):\n");
         for (GateOutcome g : released) {
-            out.append("  ").append(label(g)).append("  ").append(g.decision()).append(": ").append(g.why()).append('\n');
+            out.append("  ")
+                    .append(label(g))
+                    .append("  ")
+                    .append(g.decision())
+                    .append(": ")
+                    .append(g.why())
+                    .append('\n');
         }
         out.append("held (").append(held.size()).append("):").append(held.isEmpty() ? " nothing\n" : "\n");
         for (GateOutcome g : held) {
-            out.append("  ").append(label(g)).append("  ").append(g.decision()).append(": ").append(g.why()).append('\n');
+            out.append("  ")
+                    .append(label(g))
+                    .append("  ")
+                    .append(g.decision())
+                    .append(": ")
+                    .append(g.why())
+                    .append('\n');
         }
         if (!heldNodes.isEmpty()) {
-            out.append("nodes held (tainted/cordoned or drain blocked): ").append(String.join(", ", heldNodes)).append('\n');
+            out.append("nodes held (tainted/cordoned or drain blocked): ")
+                    .append(String.join(", ", heldNodes))
+                    .append('\n');
         }
         if (!untouched.isEmpty()) {
-            out.append("nodes untouched (never assigned the new config): ").append(String.join(", ", untouched))
+            out.append("nodes untouched (never assigned the new config): ")
+                    .append(String.join(", ", untouched))
                     .append('\n');
         }
         if (!lag.isEmpty()) {
             out.append("hook lag on the gate-request topic: ");
-            out.append(String.join(", ", lag.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList()))
+            out.append(String.join(
+                            ", ",
+                            lag.entrySet().stream()
+                                    .map(e -> e.getKey() + " " + e.getValue())
+                                    .toList()))
                     .append('\n');
         }
         return out.toString();

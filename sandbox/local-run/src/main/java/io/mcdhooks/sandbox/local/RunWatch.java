@@ -1,12 +1,11 @@
 package io.mcdhooks.sandbox.local;
 
+import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-
-import io.vertx.core.json.JsonObject;
 
 /**
  * Follows a local run through the bridge's status snapshots, feeds the view, and decides when the
@@ -32,8 +31,8 @@ final class RunWatch {
         this.system = system;
         this.view = view;
         LocalRunConfig c = system.config();
-        this.title = "mcd-update-hooks local run   status page " + system.statusUri() + "   scenario "
-                + c.scenario() + ": " + c.scenario().description();
+        this.title = "mcd-update-hooks local run   status page " + system.statusUri() + "   scenario " + c.scenario()
+                + ": " + c.scenario().description();
     }
 
     /** Watches until the rollout ends (or, without a rollout, until {@link #stop()}); returns the summary. */
@@ -76,8 +75,8 @@ final class RunWatch {
             return null;
         }
         LocalRunConfig c = system.config();
-        return RunSummary.of(c.scenario(), ending, elapsed(), LocalHooks.POOL, c.maxUnavailable(), maxUnavailableSeen,
-                status);
+        return RunSummary.of(
+                c.scenario(), ending, elapsed(), LocalHooks.POOL, c.maxUnavailable(), maxUnavailableSeen, status);
     }
 
     private RunSummary.Ending ending(JsonObject status, LocalRunConfig config) {
@@ -87,8 +86,10 @@ final class RunWatch {
         }
         String target = pool.getString("target");
         boolean moved = target != null && !target.equals(system.initialTarget());
-        List<JsonObject> gates = status.getJsonArray("gates").stream().map(JsonObject.class::cast)
-                .filter(g -> LocalHooks.POOL.equals(g.getString("pool")) && Objects.equals(target, g.getString("target")))
+        List<JsonObject> gates = status.getJsonArray("gates").stream()
+                .map(JsonObject.class::cast)
+                .filter(g ->
+                        LocalHooks.POOL.equals(g.getString("pool")) && Objects.equals(target, g.getString("target")))
                 .toList();
         boolean open = gates.stream().anyMatch(g -> !g.getBoolean("released"));
         long total = pool.getLong("machineCount") == null ? -1 : pool.getLong("machineCount");
@@ -96,11 +97,13 @@ final class RunWatch {
         if (moved && !open && updated == total && target.equals(pool.getString("current"))) {
             return RunSummary.Ending.COMPLETED;
         }
-        boolean closedGate = gates.stream().anyMatch(g -> !g.getBoolean("released")
-                && ("BLOCKED".equals(g.getString("decision")) || "TIMED_OUT".equals(g.getString("decision"))));
+        boolean closedGate = gates.stream()
+                .anyMatch(g -> !g.getBoolean("released")
+                        && ("BLOCKED".equals(g.getString("decision")) || "TIMED_OUT".equals(g.getString("decision"))));
         Instant actionsDone = system.scenarioActionsDoneAt();
         Instant quietSince = actionsDone == null || stableSince.isAfter(actionsDone) ? stableSince : actionsDone;
-        if (closedGate && actionsDone != null
+        if (closedGate
+                && actionsDone != null
                 && Duration.between(quietSince, Instant.now()).compareTo(config.settle()) >= 0) {
             return RunSummary.Ending.HELD;
         }
@@ -116,7 +119,10 @@ final class RunWatch {
         int out = 0;
         for (Object o : status.getJsonArray("nodes")) {
             JsonObject node = (JsonObject) o;
-            print.append(node.getString("name")).append('=').append(node.getString("phase")).append(';');
+            print.append(node.getString("name"))
+                    .append('=')
+                    .append(node.getString("phase"))
+                    .append(';');
             if (LocalHooks.POOL.equals(node.getString("pool"))
                     && (!OUT.contains(node.getString("phase")) || node.getBoolean("cordoned", false))) {
                 out++;
@@ -124,7 +130,10 @@ final class RunWatch {
         }
         for (Object o : status.getJsonArray("gates")) {
             JsonObject gate = (JsonObject) o;
-            print.append(gate.getString("id")).append('=').append(gate.getString("decision")).append(';');
+            print.append(gate.getString("id"))
+                    .append('=')
+                    .append(gate.getString("decision"))
+                    .append(';');
         }
         JsonObject pool = RunSummary.find(status.getJsonArray("pools"), "name", LocalHooks.POOL);
         if (pool != null && pool.getLong("unavailableMachineCount") != null) {

@@ -32,7 +32,9 @@ public enum Scenario {
 
     public static Scenario fromWire(String text) {
         String wanted = text.trim().toLowerCase(Locale.ROOT);
-        return Arrays.stream(values()).filter(s -> s.wire.equals(wanted)).findFirst()
+        return Arrays.stream(values())
+                .filter(s -> s.wire.equals(wanted))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown scenario '" + text + "', expected one of "
                         + Arrays.stream(values()).map(Scenario::wire).toList()));
     }

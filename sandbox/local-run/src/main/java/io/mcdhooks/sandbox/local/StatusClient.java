@@ -1,13 +1,12 @@
 package io.mcdhooks.sandbox.local;
 
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-
-import io.vertx.core.json.JsonObject;
 
 /**
  * Reads the bridge's status snapshot ({@code /api/status}): the terminal view and the summary
@@ -16,7 +15,8 @@ import io.vertx.core.json.JsonObject;
  */
 final class StatusClient {
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final URI uri;
 
     StatusClient(URI base) {
@@ -25,8 +25,12 @@ final class StatusClient {
 
     JsonObject fetch() {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5))
-                    .GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(uri)
+                            .timeout(Duration.ofSeconds(5))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new IllegalStateException(uri + " answered HTTP " + response.statusCode());
             }

@@ -1,14 +1,13 @@
 package io.mcdhooks.sandbox.local;
 
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 
 /**
  * The live view: on a terminal, the whole picture redrawn in place (ANSI) on every snapshot; else
@@ -19,6 +18,7 @@ final class TerminalView {
 
     /** Home, without clearing: each line clears its own rest, and the screen below the last is cleared. */
     private static final String HOME = "\033[H";
+
     private static final String CLEAR_SCREEN = "\033[2J";
     private static final String CLEAR_LINE = "\033[K";
     private static final String CLEAR_BELOW = "\033[J";
@@ -68,7 +68,8 @@ final class TerminalView {
         String at = String.format("+%5.1fs ", elapsed.toMillis() / 1000.0);
         for (JsonObject pool : objects(status.getJsonArray("pools"))) {
             String line = "pool " + pool.getString("name") + ": " + progress(pool) + " updated, "
-                    + pool.getValue("unavailableMachineCount") + " unavailable" + (pool.getBoolean("paused") ? ", paused" : "");
+                    + pool.getValue("unavailableMachineCount") + " unavailable"
+                    + (pool.getBoolean("paused") ? ", paused" : "");
             changed(lines, "pool/" + pool.getString("name"), at, line);
         }
         for (JsonObject node : objects(status.getJsonArray("nodes"))) {
@@ -82,8 +83,11 @@ final class TerminalView {
         }
         for (JsonObject hook : objects(status.getJsonArray("hooks"))) {
             if (hook.getValue("lag") != null) {
-                changed(lines, "lag/" + hook.getString("name"), at, "hook " + hook.getString("name") + ": lag "
-                        + hook.getValue("lag"));
+                changed(
+                        lines,
+                        "lag/" + hook.getString("name"),
+                        at,
+                        "hook " + hook.getString("name") + ": lag " + hook.getValue("lag"));
             }
         }
         return lines;
@@ -98,7 +102,12 @@ final class TerminalView {
     /** Terminal mode: the whole screen. */
     String screen(String title, Duration elapsed, JsonObject status, List<String> notes) {
         StringBuilder s = new StringBuilder();
-        line(s, BOLD + title + RESET + String.format("   %.0f s   (Ctrl-C stops everything)", elapsed.toMillis() / 1000.0));
+        line(
+                s,
+                BOLD
+                        + title
+                        + RESET
+                        + String.format("   %.0f s   (Ctrl-C stops everything)", elapsed.toMillis() / 1000.0));
         line(s, "");
         for (JsonObject pool : objects(status.getJsonArray("pools"))) {
             long total = number(pool, "machineCount");
@@ -106,15 +115,29 @@ final class TerminalView {
             int cells = 30;
             int filled = total == 0 ? 0 : (int) (cells * done / total);
             JsonObject gate = pool.getJsonObject("gate");
-            line(s, String.format("%-8s [%s%s] %s  unavailable %s/%s%s%s", pool.getString("name"),
-                    "#".repeat(filled), ".".repeat(cells - filled), progress(pool),
-                    pool.getValue("unavailableMachineCount"), pool.getValue("maxUnavailable") == null ? "1"
-                            : pool.getValue("maxUnavailable"), pool.getBoolean("paused") ? "  paused" : "",
-                    gate == null ? "" : "  pool gate " + color(gate.getString("decision")) + decisionDetail(gate)));
+            line(
+                    s,
+                    String.format(
+                            "%-8s [%s%s] %s  unavailable %s/%s%s%s",
+                            pool.getString("name"),
+                            "#".repeat(filled),
+                            ".".repeat(cells - filled),
+                            progress(pool),
+                            pool.getValue("unavailableMachineCount"),
+                            pool.getValue("maxUnavailable") == null ? "1" : pool.getValue("maxUnavailable"),
+                            pool.getBoolean("paused") ? "  paused" : "",
+                            gate == null
+                                    ? ""
+                                    : "  pool gate " + color(gate.getString("decision")) + decisionDetail(gate)));
         }
         line(s, "");
-        line(s, BOLD + String.format("%-10s %-8s %-8s %-26s %s", "node", "pool", "zone", "phase",
-                "open gates / blocking hook: reason") + RESET);
+        line(
+                s,
+                BOLD
+                        + String.format(
+                                "%-10s %-8s %-8s %-26s %s",
+                                "node", "pool", "zone", "phase", "open gates / blocking hook: reason")
+                        + RESET);
         for (JsonObject node : objects(status.getJsonArray("nodes"))) {
             String phase = String.format("%-26s", node.getString("phaseLabel"));
             if (node.getBoolean("held", false)) {
@@ -126,28 +149,58 @@ final class TerminalView {
             }
             StringBuilder gates = new StringBuilder();
             for (JsonObject gate : objects(node.getJsonArray("gates"))) {
-                gates.append(gate.getString("stage")).append(' ').append(color(gate.getString("decision"))).append(' ');
+                gates.append(gate.getString("stage"))
+                        .append(' ')
+                        .append(color(gate.getString("decision")))
+                        .append(' ');
             }
-            line(s, String.format("%-10s %-8s %-8s %s %s%s", node.getString("name"), nvl(node.getString("pool")),
-                    nvl(node.getString("zone")), phase, gates, blockingText(node)));
+            line(
+                    s,
+                    String.format(
+                            "%-10s %-8s %-8s %s %s%s",
+                            node.getString("name"),
+                            nvl(node.getString("pool")),
+                            nvl(node.getString("zone")),
+                            phase,
+                            gates,
+                            blockingText(node)));
         }
         line(s, "");
-        line(s, BOLD + String.format("%-16s %-18s %-8s %-14s %s", "hook", "stages", "lag", "on timeout",
-                "last verdict") + RESET);
+        line(
+                s,
+                BOLD
+                        + String.format(
+                                "%-16s %-18s %-8s %-14s %s", "hook", "stages", "lag", "on timeout", "last verdict")
+                        + RESET);
         for (JsonObject hook : objects(status.getJsonArray("hooks"))) {
             JsonObject last = hook.getJsonObject("lastVerdict");
-            line(s, String.format("%-16s %-18s %-8s %-14s %s", hook.getString("name"),
-                    String.join(",", hook.getJsonArray("stages").stream().map(String::valueOf).toList()),
-                    hook.getValue("lag") == null ? "?" : hook.getValue("lag"),
-                    hook.getString("failurePolicy") + " " + hook.getValue("timeoutSeconds") + "s",
-                    last == null ? "-" : color(last.getString("state")) + " " + nvl(last.getString("reason")) + " ("
-                            + last.getString("gate") + ")"));
+            line(
+                    s,
+                    String.format(
+                            "%-16s %-18s %-8s %-14s %s",
+                            hook.getString("name"),
+                            String.join(
+                                    ",",
+                                    hook.getJsonArray("stages").stream()
+                                            .map(String::valueOf)
+                                            .toList()),
+                            hook.getValue("lag") == null ? "?" : hook.getValue("lag"),
+                            hook.getString("failurePolicy") + " " + hook.getValue("timeoutSeconds") + "s",
+                            last == null
+                                    ? "-"
+                                    : color(last.getString("state")) + " " + nvl(last.getString("reason")) + " ("
+                                            + last.getString("gate") + ")"));
         }
         line(s, "");
         line(s, BOLD + "recent verdicts" + RESET);
-        objects(status.getJsonArray("verdicts")).stream().limit(6).forEach(v -> line(s, "  " + v.getString("at")
-                + "  " + v.getString("hook") + " " + color(v.getString("state")) + " " + nvl(v.getString("reason"))
-                + "  " + v.getString("gate")));
+        objects(status.getJsonArray("verdicts")).stream()
+                .limit(6)
+                .forEach(v -> line(
+                        s,
+                        "  " + v.getString("at")
+                                + "  " + v.getString("hook") + " " + color(v.getString("state")) + " "
+                                + nvl(v.getString("reason"))
+                                + "  " + v.getString("gate")));
         line(s, "");
         line(s, BOLD + "what happened" + RESET);
         notes.stream().skip(Math.max(0, notes.size() - 8)).forEach(n -> line(s, "  " + n));
@@ -159,7 +212,8 @@ final class TerminalView {
     }
 
     private static String decisionDetail(JsonObject gate) {
-        List<String> hooks = gate.getJsonArray("blockingHooks").stream().map(String::valueOf).toList();
+        List<String> hooks =
+                gate.getJsonArray("blockingHooks").stream().map(String::valueOf).toList();
         return hooks.isEmpty() ? "" : " by " + String.join(",", hooks);
     }
 

@@ -30,8 +30,7 @@ final class DocBlocks {
         }
     }
 
-    private DocBlocks() {
-    }
+    private DocBlocks() {}
 
     /** The markdown files whose commands and examples must run: README.md and docs/**.md. */
     static List<Path> documents() {
@@ -70,7 +69,10 @@ final class DocBlocks {
             for (i++; i < lines.size() && !lines.get(i).startsWith("```"); i++) {
                 text.append(lines.get(i)).append('\n');
             }
-            blocks.add(new Block(REPO.relativize(file).toString(), start + 1, lines.get(start).substring(3).trim(),
+            blocks.add(new Block(
+                    REPO.relativize(file).toString(),
+                    start + 1,
+                    lines.get(start).substring(3).trim(),
                     text.toString()));
         }
         return blocks;
@@ -78,7 +80,9 @@ final class DocBlocks {
 
     /** The one block in {@code file} whose first line starts with {@code start}. */
     static Block find(String file, String start) {
-        List<Block> found = of(REPO.resolve(file)).stream().filter(b -> b.firstLine().startsWith(start)).toList();
+        List<Block> found = of(REPO.resolve(file)).stream()
+                .filter(b -> b.firstLine().startsWith(start))
+                .toList();
         if (found.size() != 1) {
             throw new AssertionError(found.size() + " blocks in " + file + " start with '" + start + "': " + found);
         }

@@ -3,37 +3,8 @@ package io.mcdhooks.sandbox.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.net.URI;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
-
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.gate.LeverActuator;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.mco.McoApi;
@@ -51,6 +22,34 @@ import io.mcdhooks.schemas.Verdict;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.kafka.Topics;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The commands of the README and of docs/ run as written, from the repository root. Only what
@@ -66,13 +65,16 @@ class DocumentedExamplesIT {
     @Test
     void theReadmeQuickStartRollsOutAndHoldsTheNodeWhosePostUpdateCheckFails() {
         Block readme = DocBlocks.find("README.md", "./run-local --scenario");
-        assertThat(DocBlocks.find("docs/local-run.md", "./run-local --scenario").text()).isEqualTo(readme.text());
+        assertThat(DocBlocks.find("docs/local-run.md", "./run-local --scenario").text())
+                .isEqualTo(readme.text());
 
         Shell.Result run = Shell.run(readme.text(), Map.of(), 240);
 
         assertThat(run.exitCode()).as(run.output()).isZero();
-        assertThat(run.output()).contains("=== summary: scenario post-check-fails, rollout HELD")
-                .contains("held (1):").contains("BLOCKED: node-selfcheck FAIL NodeUnhealthy")
+        assertThat(run.output())
+                .contains("=== summary: scenario post-check-fails, rollout HELD")
+                .contains("held (1):")
+                .contains("BLOCKED: node-selfcheck FAIL NodeUnhealthy")
                 .contains("stopped: hooks, bridge, simulator, in-memory cluster and Kafka broker are closed");
     }
 
@@ -80,19 +82,30 @@ class DocumentedExamplesIT {
     void theLocalRunServesAGivenClusterAndKafkaUntilCtrlC(KafkaBroker kafka, @TempDir Path dir) {
         Block block = DocBlocks.find("docs/local-run.md", "./run-local --kubeconfig");
         try (InMemoryCluster cluster = InMemoryCluster.start()) {
-            Topology.builder().masters(1).workers(2).zones("zone-a")
-                    .maxUnavailable("worker", MaxUnavailable.of(1)).build().apply(cluster.client());
+            Topology.builder()
+                    .masters(1)
+                    .workers(2)
+                    .zones("zone-a")
+                    .maxUnavailable("worker", MaxUnavailable.of(1))
+                    .build()
+                    .apply(cluster.client());
             Path kubeconfig = cluster.writeKubeconfig(dir.resolve("test-cluster"));
-            String command = block.text().trim().replace("~/.kube/test-cluster", kubeconfig.toString())
+            String command = block.text()
+                    .trim()
+                    .replace("~/.kube/test-cluster", kubeconfig.toString())
                     .replace("kafka.example:9092", kafka.bootstrapServers());
 
             try (Shell run = Shell.start(command, Map.of())) {
                 await().atMost(Duration.ofMinutes(3)).until(() -> run.output().contains("registered hooks"));
-                assertThat(run.output()).contains("Kafka at " + kafka.bootstrapServers())
+                assertThat(run.output())
+                        .contains("Kafka at " + kafka.bootstrapServers())
                         .doesNotContain("starting the embedded Kafka broker");
                 // Nothing was rolled out: the docs say it shows the cluster until Ctrl-C
-                assertThat(cluster.client().genericKubernetesResources("machineconfiguration.openshift.io/v1",
-                        "MachineConfig").withName("99-worker-realtime").get()).isNull();
+                assertThat(cluster.client()
+                                .genericKubernetesResources("machineconfiguration.openshift.io/v1", "MachineConfig")
+                                .withName("99-worker-realtime")
+                                .get())
+                        .isNull();
 
                 run.signal("INT");
                 assertThat(run.waitFor(60)).as(run.output()).isEqualTo(130);
@@ -121,19 +134,26 @@ class DocumentedExamplesIT {
             Node heldNode = system.client().nodes().withName(held.node()).get();
             assertThat(heldNode.getSpec().getUnschedulable()).isTrue();
             assertThat(heldNode.getSpec().getTaints()).anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
-            assertThat(heldNode.getMetadata().getAnnotations()).containsKey(LeverActuator.CORDONED_FOR)
-                    .containsEntry(McoApi.DESIRED_CONFIG, heldNode.getMetadata().getAnnotations()
-                            .get(McoApi.CURRENT_CONFIG));
-            assertThat(system.client().nodes().list().getItems()).filteredOn(n -> summary.untouched()
-                    .contains(n.getMetadata().getName())).hasSize(2).allSatisfy(n -> {
-                        assertThat(n.getMetadata().getAnnotations()).containsEntry(McoApi.DESIRED_CONFIG,
-                                system.initialTarget());
+            assertThat(heldNode.getMetadata().getAnnotations())
+                    .containsKey(LeverActuator.CORDONED_FOR)
+                    .containsEntry(
+                            McoApi.DESIRED_CONFIG,
+                            heldNode.getMetadata().getAnnotations().get(McoApi.CURRENT_CONFIG));
+            assertThat(system.client().nodes().list().getItems())
+                    .filteredOn(
+                            n -> summary.untouched().contains(n.getMetadata().getName()))
+                    .hasSize(2)
+                    .allSatisfy(n -> {
+                        assertThat(n.getMetadata().getAnnotations())
+                                .containsEntry(McoApi.DESIRED_CONFIG, system.initialTarget());
                         assertThat(n.getSpec().getUnschedulable()).isNotEqualTo(Boolean.TRUE);
                     });
             String bootstrap = system.bootstrapServers();
-            Map<String, String> env = Map.of("KUBECONFIG",
+            Map<String, String> env = Map.of(
+                    "KUBECONFIG",
                     system.writeKubeconfig(dir.resolve("kubeconfig")).toString());
-            List<String> commands = new ArrayList<>(cli.lines().stream().map(DocBlocks::command)
+            List<String> commands = new ArrayList<>(cli.lines().stream()
+                    .map(DocBlocks::command)
                     .map(c -> c.replace("localhost:9092", bootstrap)
                             .replace("prod-1/post-update/worker-3/rendered-worker-2f…", held.gateId()))
                     .toList());
@@ -159,18 +179,24 @@ class DocumentedExamplesIT {
                 await().atMost(Duration.ofMinutes(1)).untilAsserted(() -> {
                     Node node = system.client().nodes().withName(held.node()).get();
                     assertThat(node.getSpec().getUnschedulable()).isNotEqualTo(Boolean.TRUE);
-                    assertThat(node.getSpec().getTaints()).noneMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
+                    assertThat(node.getSpec().getTaints())
+                            .noneMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
                 });
-                await().atMost(Duration.ofMinutes(1)).untilAsserted(() ->
-                        assertThat(tail.output()).contains(held.gateId()).contains("OVERRIDDEN"));
+                await().atMost(Duration.ofMinutes(1))
+                        .untilAsserted(() -> assertThat(tail.output())
+                                .contains(held.gateId())
+                                .contains("OVERRIDDEN"));
             }
 
             // operations.md: the gatekeeper's Events are in "default", from mcdhooks-gatekeeper, on the node
             Block events = DocBlocks.find("docs/operations.md", "oc get events");
-            assertThat(events.text()).contains("-n default").contains("source=mcdhooks-gatekeeper")
+            assertThat(events.text())
+                    .contains("-n default")
+                    .contains("source=mcdhooks-gatekeeper")
                     .contains("involvedObject.name=<node>,reason=GateBlocked");
             List<Event> onNode = system.client().v1().events().inNamespace("default").list().getItems().stream()
-                    .filter(e -> held.node().equals(e.getInvolvedObject().getName())).toList();
+                    .filter(e -> held.node().equals(e.getInvolvedObject().getName()))
+                    .toList();
             assertThat(onNode).anySatisfy(e -> {
                 assertThat(e.getReason()).isEqualTo("GateBlocked");
                 assertThat(e.getSource().getComponent()).isEqualTo("mcdhooks-gatekeeper");
@@ -185,14 +211,19 @@ class DocumentedExamplesIT {
         String script = "set -e\n" + block.text().replace("localhost:9092", kafka.bootstrapServers());
 
         try (Shell runner = Shell.start(script, Map.of());
-             KafkaConsumer<String, byte[]> verdicts = consumer(kafka)) {
+                KafkaConsumer<String, byte[]> verdicts = consumer(kafka)) {
             GateRequest lacking = request("worker-1", List.of("kernel-devel"));
             GateRequest having = request("worker-2", List.of("usbguard", "kernel-devel"));
             // The runner's group starts from the earliest offset: the requests wait for it.
             try (KafkaProducer<String, byte[]> producer = producer(kafka)) {
                 for (GateRequest request : List.of(lacking, having)) {
-                    producer.send(EVENTS.toRecord(Topics.GATE_REQUESTS, request, UUID.randomUUID().toString(),
-                            URI.create("/clusters/docs/bridge"), OffsetDateTime.now(ZoneOffset.UTC), Map.of()))
+                    producer.send(EVENTS.toRecord(
+                                    Topics.GATE_REQUESTS,
+                                    request,
+                                    UUID.randomUUID().toString(),
+                                    URI.create("/clusters/docs/bridge"),
+                                    OffsetDateTime.now(ZoneOffset.UTC),
+                                    Map.of()))
                             .get(30, TimeUnit.SECONDS);
                 }
             }
@@ -200,17 +231,21 @@ class DocumentedExamplesIT {
             List<Verdict> seen = new ArrayList<>();
             await().atMost(Duration.ofMinutes(4)).untilAsserted(() -> {
                 for (ConsumerRecord<String, byte[]> record : verdicts.poll(Duration.ofMillis(500))) {
-                    seen.add((Verdict) EVENTS.fromRecord(record.key(), record.headers(), record.value()).message());
+                    seen.add((Verdict) EVENTS.fromRecord(record.key(), record.headers(), record.value())
+                            .message());
                 }
-                assertThat(seen).as(runner.output()).anySatisfy(v -> {
-                    assertThat(v.gateId()).isEqualTo(lacking.gateId());
-                    assertThat(v.hook()).isEqualTo("require-extensions");
-                    assertThat(v.outcome()).isEqualTo(Outcome.FAIL);
-                    assertThat(v.message()).contains("lacks extension usbguard");
-                }).anySatisfy(v -> {
-                    assertThat(v.gateId()).isEqualTo(having.gateId());
-                    assertThat(v.outcome()).isEqualTo(Outcome.PASS);
-                });
+                assertThat(seen)
+                        .as(runner.output())
+                        .anySatisfy(v -> {
+                            assertThat(v.gateId()).isEqualTo(lacking.gateId());
+                            assertThat(v.hook()).isEqualTo("require-extensions");
+                            assertThat(v.outcome()).isEqualTo(Outcome.FAIL);
+                            assertThat(v.message()).contains("lacks extension usbguard");
+                        })
+                        .anySatisfy(v -> {
+                            assertThat(v.gateId()).isEqualTo(having.gateId());
+                            assertThat(v.outcome()).isEqualTo(Outcome.PASS);
+                        });
             });
         }
     }
@@ -218,19 +253,29 @@ class DocumentedExamplesIT {
     private static GateRequest request(String node, List<String> extensions) {
         Instant now = Instant.now();
         String target = "rendered-worker-" + UUID.randomUUID().toString().substring(0, 8);
-        return new GateRequest("docs", GateId.of("docs", Stage.PRE_UPDATE, node, target), 1, Stage.PRE_UPDATE,
+        return new GateRequest(
+                "docs",
+                GateId.of("docs", Stage.PRE_UPDATE, node, target),
+                1,
+                Stage.PRE_UPDATE,
                 new GateRequest.PoolFacts("worker", "1", 3),
-                new GateRequest.NodeFacts(node, "zone-a", Map.of()), "rendered-worker-old", target,
-                new GateRequest.TargetFacts("quay.io/example/rhcos@sha256:aaaa", "default", extensions, List.of(), null),
-                now, now.plus(Duration.ofMinutes(10)));
+                new GateRequest.NodeFacts(node, "zone-a", Map.of()),
+                "rendered-worker-old",
+                target,
+                new GateRequest.TargetFacts(
+                        "quay.io/example/rhcos@sha256:aaaa", "default", extensions, List.of(), null),
+                now,
+                now.plus(Duration.ofMinutes(10)));
     }
 
     private static void createTopics(KafkaBroker kafka, String... topics) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
             for (String topic : topics) {
                 try {
-                    admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.ExecutionException e) {
+                    admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1)))
+                            .all()
+                            .get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw e;
                     }
@@ -240,16 +285,23 @@ class DocumentedExamplesIT {
     }
 
     private static KafkaProducer<String, byte[]> producer(KafkaBroker kafka) {
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-                new StringSerializer(), new ByteArraySerializer());
+        return new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                new StringSerializer(),
+                new ByteArraySerializer());
     }
 
     private static KafkaConsumer<String, byte[]> consumer(KafkaBroker kafka) {
-        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "docs-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-                new StringDeserializer(), new ByteArrayDeserializer());
+        KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        kafka.bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "docs-" + UUID.randomUUID(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new ByteArrayDeserializer());
         consumer.subscribe(List.of(Topics.VERDICTS));
         return consumer;
     }

@@ -10,11 +10,15 @@ record HeldRun(LocalSystem system, RunSummary summary) implements AutoCloseable 
 
     static HeldRun start() {
         LocalRunConfig config = LocalRunConfig.defaults(Scenario.POST_CHECK_FAILS)
-                .withTopology(1, 3, List.of("zone-a"), 1).withHttpPort(0);
+                .withTopology(1, 3, List.of("zone-a"), 1)
+                .withHttpPort(0);
         LocalSystem system = LocalSystem.start(config);
         try {
-            RunSummary summary = new RunWatch(system, new TerminalView(
-                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), false)).run();
+            RunSummary summary = new RunWatch(
+                            system,
+                            new TerminalView(
+                                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), false))
+                    .run();
             return new HeldRun(system, summary);
         } catch (RuntimeException | Error e) {
             system.close();

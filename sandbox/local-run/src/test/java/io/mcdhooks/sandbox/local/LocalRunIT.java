@@ -3,18 +3,6 @@ package io.mcdhooks.sandbox.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.function.Consumer;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.mco.McoApi;
@@ -26,6 +14,18 @@ import io.mcdhooks.sandbox.mco.McoSimulator;
 import io.mcdhooks.sandbox.mco.SimulatorConfig;
 import io.mcdhooks.sandbox.mco.Topology;
 import io.vertx.core.json.JsonObject;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every scenario of the local run end to end, in this JVM: a real forked broker, the in-memory
@@ -47,8 +47,10 @@ class LocalRunIT {
             assertThat(summary.updated()).isEqualTo(WORKERS);
             assertThat(summary.held()).isEmpty();
             assertThat(summary.heldNodes()).isEmpty();
-            assertThat(summary.released()).extracting(RunSummary.GateOutcome::stage)
-                    .containsOnly("pool-pre-update", "post-update").hasSize(1 + WORKERS);
+            assertThat(summary.released())
+                    .extracting(RunSummary.GateOutcome::stage)
+                    .containsOnly("pool-pre-update", "post-update")
+                    .hasSize(1 + WORKERS);
             String target = poolTarget(summary);
             assertThat(workers(system)).allSatisfy(n -> {
                 assertThat(annotation(n, McoApi.CURRENT_CONFIG)).isEqualTo(target);
@@ -65,7 +67,8 @@ class LocalRunIT {
             RunSummary summary = r.summary();
             String output = r.output();
             int blocked = output.indexOf("/pool-pre-update/worker/");
-            assertThat(output).containsPattern("gate local/pool-pre-update/worker/\\S+: BLOCKED - blocked by kmod-check");
+            assertThat(output)
+                    .containsPattern("gate local/pool-pre-update/worker/\\S+: BLOCKED - blocked by kmod-check");
             int blockedAt = output.indexOf(": BLOCKED - blocked by kmod-check");
             int releasedAt = output.indexOf(": RELEASED (released)", blocked);
             assertThat(blockedAt).isPositive();
@@ -74,7 +77,9 @@ class LocalRunIT {
             assertThat(summary.ending()).isEqualTo(RunSummary.Ending.COMPLETED);
             assertThat(summary.updated()).isEqualTo(WORKERS);
             assertThat(summary.held()).isEmpty();
-            assertThat(summary.released()).filteredOn(g -> g.stage().equals("pool-pre-update")).singleElement()
+            assertThat(summary.released())
+                    .filteredOn(g -> g.stage().equals("pool-pre-update"))
+                    .singleElement()
                     .satisfies(g -> assertThat(g.why()).contains("kmod-check PASS ModulesReady"));
         });
     }
@@ -86,14 +91,19 @@ class LocalRunIT {
             RunSummary summary = r.summary();
             assertThat(summary.ending()).isEqualTo(RunSummary.Ending.COMPLETED);
             assertThat(summary.updated()).isEqualTo(WORKERS);
-            assertThat(summary.released()).filteredOn(g -> g.stage().equals("pre-update")).hasSize(WORKERS)
+            assertThat(summary.released())
+                    .filteredOn(g -> g.stage().equals("pre-update"))
+                    .hasSize(WORKERS)
                     .allSatisfy(g -> {
                         assertThat(g.decision()).isEqualTo("TIMED_OUT");
                         assertThat(g.why()).contains("cmdb-sync TIMED_OUT").contains("failurePolicy Ignore");
                     });
             // The view saw its lag grow while its gates timed out
-            List<Long> seen = java.util.regex.Pattern.compile("hook cmdb-sync: lag (\\d+)").matcher(r.output())
-                    .results().map(m -> Long.parseLong(m.group(1))).toList();
+            List<Long> seen = Pattern.compile("hook cmdb-sync: lag (\\d+)")
+                    .matcher(r.output())
+                    .results()
+                    .map(m -> Long.parseLong(m.group(1)))
+                    .toList();
             assertThat(seen).hasSizeGreaterThanOrEqualTo(2).isSorted();
             assertThat(seen.get(seen.size() - 1)).isGreaterThan(seen.get(0));
             await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
@@ -108,24 +118,36 @@ class LocalRunIT {
     void theSameRunWorksAgainstAGivenClusterAndAGivenKafka(@TempDir Path dir) throws Exception {
         // Given a cluster and a Kafka that the local run does not start: reached by kubeconfig and bootstrap servers
         try (KafkaBroker kafka = ForkedKafkaBroker.start(Map.of());
-             InMemoryCluster cluster = InMemoryCluster.start()) {
-            Topology.builder().masters(1).workers(2).zones("zone-a")
-                    .maxUnavailable("worker", MaxUnavailable.of(1)).build().apply(cluster.client());
+                InMemoryCluster cluster = InMemoryCluster.start()) {
+            Topology.builder()
+                    .masters(1)
+                    .workers(2)
+                    .zones("zone-a")
+                    .maxUnavailable("worker", MaxUnavailable.of(1))
+                    .build()
+                    .apply(cluster.client());
             Path kubeconfig = dir.resolve("kubeconfig");
             cluster.writeKubeconfig(kubeconfig);
-            try (McoSimulator mco = McoSimulator.start(cluster.client(), SimulatorConfig.defaults().withTimeScale(100))) {
-                LocalRunConfig config = LocalRunConfig.defaults(Scenario.HAPPY).withHttpPort(0)
+            try (McoSimulator mco = McoSimulator.start(
+                    cluster.client(), SimulatorConfig.defaults().withTimeScale(100))) {
+                LocalRunConfig config = LocalRunConfig.defaults(Scenario.HAPPY)
+                        .withHttpPort(0)
                         .withExternal(kubeconfig, kafka.bootstrapServers(), true);
 
                 // When the local run is pointed at them and asked to roll out
                 try (LocalSystem system = LocalSystem.start(config)) {
-                    RunSummary summary = new RunWatch(system, new TerminalView(
-                            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), false)).run();
+                    RunSummary summary = new RunWatch(
+                                    system,
+                                    new TerminalView(
+                                            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                                            false))
+                            .run();
 
                     // Then the same bridge, gatekeeper and hooks gate the rollout there, to the end
                     assertThat(summary.ending()).isEqualTo(RunSummary.Ending.COMPLETED);
                     assertThat(summary.updated()).isEqualTo(2);
-                    assertThat(summary.released()).extracting(RunSummary.GateOutcome::stage)
+                    assertThat(summary.released())
+                            .extracting(RunSummary.GateOutcome::stage)
                             .containsExactlyInAnyOrder("pool-pre-update", "post-update", "post-update");
                     assertThat(system.bootstrapServers()).isEqualTo(kafka.bootstrapServers());
                     assertThat(system.notes()).noneMatch(n -> n.contains("starting the embedded Kafka broker"));
@@ -135,11 +157,11 @@ class LocalRunIT {
     }
 
     /** One finished run: the system still up, its summary, and what the plain view printed. */
-    private record Run(LocalSystem system, RunSummary summary, String output) {
-    }
+    private record Run(LocalSystem system, RunSummary summary, String output) {}
 
     private static void run(Scenario scenario, Consumer<Run> then) {
-        LocalRunConfig config = LocalRunConfig.defaults(scenario).withTopology(1, WORKERS, List.of("zone-a", "zone-b"), 1)
+        LocalRunConfig config = LocalRunConfig.defaults(scenario)
+                .withTopology(1, WORKERS, List.of("zone-a", "zone-b"), 1)
                 .withHttpPort(0);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
@@ -154,22 +176,27 @@ class LocalRunIT {
     }
 
     private static Map<String, Long> lags(JsonObject status) {
-        return status.getJsonArray("hooks").stream().map(JsonObject.class::cast)
+        return status.getJsonArray("hooks").stream()
+                .map(JsonObject.class::cast)
                 .filter(h -> h.getLong("lag") != null)
-                .collect(java.util.stream.Collectors.toMap(h -> h.getString("name"), h -> h.getLong("lag")));
+                .collect(Collectors.toMap(h -> h.getString("name"), h -> h.getLong("lag")));
     }
 
     private static String poolTarget(RunSummary summary) {
-        return RunSummary.find(summary.finalStatus().getJsonArray("pools"), "name", "worker").getString("target");
+        return RunSummary.find(summary.finalStatus().getJsonArray("pools"), "name", "worker")
+                .getString("target");
     }
 
     private static List<Node> workers(LocalSystem system) {
         return system.client().nodes().list().getItems().stream()
-                .filter(n -> n.getMetadata().getLabels().containsKey("node-role.kubernetes.io/worker")).toList();
+                .filter(n -> n.getMetadata().getLabels().containsKey("node-role.kubernetes.io/worker"))
+                .toList();
     }
 
     private static String annotation(Node node, String key) {
-        return node.getMetadata().getAnnotations() == null ? null : node.getMetadata().getAnnotations().get(key);
+        return node.getMetadata().getAnnotations() == null
+                ? null
+                : node.getMetadata().getAnnotations().get(key);
     }
 
     private static boolean tainted(Node node) {

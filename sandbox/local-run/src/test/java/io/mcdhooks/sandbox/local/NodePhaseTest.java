@@ -2,18 +2,16 @@ package io.mcdhooks.sandbox.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Instant;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-
-import org.junit.jupiter.api.Test;
-
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.ui.NodePhase;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateDecision.Decision;
 import io.mcdhooks.schemas.Stage;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** The phases the views show, from a node's MCD annotations and its gates. */
 class NodePhaseTest {
@@ -71,8 +69,21 @@ class NodePhaseTest {
 
     private static GateDecision gate(Stage stage, Decision decision, boolean released) {
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
-        return new GateDecision("local", "local/" + stage.wire() + "/worker-0/" + NEW, 1, stage, "worker", "worker-0",
-                NEW, decision, released, List.of(), released ? List.of() : List.of("some-hook"), "summary", null, now,
+        return new GateDecision(
+                "local",
+                "local/" + stage.wire() + "/worker-0/" + NEW,
+                1,
+                stage,
+                "worker",
+                "worker-0",
+                NEW,
+                decision,
+                released,
+                List.of(),
+                released ? List.of() : List.of("some-hook"),
+                "summary",
+                null,
+                now,
                 now);
     }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,27 +37,45 @@ class RunLocalInterruptIT {
     void ctrlCMidRolloutStopsEverythingAndLeavesNoBrokerProcess() throws Exception {
         // Given the local run started as a separate process, mid-rollout
         String classes = System.getProperty("local-run.classes");
-        String classpath = Files.readString(Path.of(System.getProperty("local-run.classpath"))).trim();
+        String classpath = Files.readString(Path.of(System.getProperty("local-run.classpath")))
+                .trim();
         Path log = Files.createTempFile("run-local-interrupt", ".log");
-        child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dmcdhooks.log.file=" + log, "-cp", classes + java.io.File.pathSeparator + classpath,
-                LocalRun.class.getName(), "--scenario", "post-check-fails", "--masters", "1", "--workers", "3",
-                "--zones", "1", "--http-port", "0", "--plain")
-                .redirectErrorStream(true).start();
+        child = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Dmcdhooks.log.file=" + log,
+                        "-cp",
+                        classes + File.pathSeparator + classpath,
+                        LocalRun.class.getName(),
+                        "--scenario",
+                        "post-check-fails",
+                        "--masters",
+                        "1",
+                        "--workers",
+                        "3",
+                        "--zones",
+                        "1",
+                        "--http-port",
+                        "0",
+                        "--plain")
+                .redirectErrorStream(true)
+                .start();
         List<String> lines = new CopyOnWriteArrayList<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    lines.add(line);
-                }
-            } catch (Exception e) {
-                lines.add("reader: " + e);
-            }
-        }, "child-output");
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader in =
+                            new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line = in.readLine(); line != null; line = in.readLine()) {
+                            lines.add(line);
+                        }
+                    } catch (Exception e) {
+                        lines.add("reader: " + e);
+                    }
+                },
+                "child-output");
         reader.start();
         await().atMost(Duration.ofSeconds(90)).until(() -> lines.stream().anyMatch(l -> l.contains("rolled out")));
-        List<ProcessHandle> brokers = new ArrayList<>(child.descendants().filter(RunLocalInterruptIT::isBroker).toList());
+        List<ProcessHandle> brokers = new ArrayList<>(
+                child.descendants().filter(RunLocalInterruptIT::isBroker).toList());
         assertThat(brokers).as("the forked broker runs under the local run").isNotEmpty();
 
         // When it gets SIGINT, as from Ctrl-C
@@ -68,8 +87,11 @@ class RunLocalInterruptIT {
         reader.join(5000);
         assertThat(lines).anyMatch(l -> l.startsWith("stopped:"));
         assertThat(brokers).noneMatch(ProcessHandle::isAlive);
-        assertThat(ProcessHandle.allProcesses().filter(RunLocalInterruptIT::isBroker)
-                .filter(p -> p.parent().map(parent -> parent.pid() == child.pid()).orElse(false)))
+        assertThat(ProcessHandle.allProcesses()
+                        .filter(RunLocalInterruptIT::isBroker)
+                        .filter(p -> p.parent()
+                                .map(parent -> parent.pid() == child.pid())
+                                .orElse(false)))
                 .isEmpty();
         Files.deleteIfExists(log);
     }
@@ -81,9 +103,12 @@ class RunLocalInterruptIT {
             if (Files.isReadable(cmdline)) {
                 return new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8).contains("SandboxBroker");
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false; // gone meanwhile
         }
-        return process.info().commandLine().map(c -> c.contains("SandboxBroker")).orElse(false);
+        return process.info()
+                .commandLine()
+                .map(c -> c.contains("SandboxBroker"))
+                .orElse(false);
     }
 }

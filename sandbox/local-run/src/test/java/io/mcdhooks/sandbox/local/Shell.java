@@ -22,24 +22,28 @@ final class Shell implements AutoCloseable {
 
     private Shell(Process process) {
         this.process = process;
-        this.reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                lines.add("(output no longer readable: " + e.getMessage() + ")");
-            }
-        }, "shell-output-" + process.pid());
+        this.reader = new Thread(
+                () -> {
+                    try (BufferedReader in = new BufferedReader(
+                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                        for (String line = in.readLine(); line != null; line = in.readLine()) {
+                            lines.add(line);
+                        }
+                    } catch (IOException e) {
+                        lines.add("(output no longer readable: " + e.getMessage() + ")");
+                    }
+                },
+                "shell-output-" + process.pid());
         reader.setDaemon(true);
         reader.start();
     }
 
     /** Starts {@code script} with {@code bash -c}, stdout and stderr merged, with these extra variables. */
     static Shell start(String script, Map<String, String> env) {
-        ProcessBuilder builder = new ProcessBuilder("setsid", "bash", "-c", script).directory(DocBlocks.REPO.toFile())
-                .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.PIPE);
+        ProcessBuilder builder = new ProcessBuilder("setsid", "bash", "-c", script)
+                .directory(DocBlocks.REPO.toFile())
+                .redirectErrorStream(true)
+                .redirectInput(ProcessBuilder.Redirect.PIPE);
         builder.environment().putAll(env);
         try {
             return new Shell(builder.start());
@@ -56,8 +60,7 @@ final class Shell implements AutoCloseable {
         }
     }
 
-    record Result(String script, int exitCode, String output) {
-    }
+    record Result(String script, int exitCode, String output) {}
 
     int waitFor(long seconds) {
         try {
@@ -79,7 +82,9 @@ final class Shell implements AutoCloseable {
     /** Sends a signal to the whole session: bash, the JVM it started, and what that started. */
     void signal(String name) {
         try {
-            new ProcessBuilder("kill", "-" + name, "--", "-" + process.pid()).start().waitFor();
+            new ProcessBuilder("kill", "-" + name, "--", "-" + process.pid())
+                    .start()
+                    .waitFor();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,7 +20,8 @@ class StatusPageChromiumIT {
 
     @Test
     void theStatusPageShowsPoolsNodesAndTheHeldGateWithItsBlockingHook(@TempDir Path profile) throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM),
+        assumeTrue(
+                Files.isExecutable(CHROMIUM),
                 "skipped: /usr/bin/chromium is not installed (Debian: apt-get install -y chromium)");
         try (HeldRun run = HeldRun.start()) {
             // Given a node held by its post-update gate
@@ -31,12 +31,23 @@ class StatusPageChromiumIT {
             String held = summary.heldNodes().get(0);
 
             // When Chromium loads the page and runs its script
-            Process chromium = new ProcessBuilder(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                    "--disable-quic", "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                    "--user-data-dir=" + profile, "--virtual-time-budget=5000", "--dump-dom",
-                    system.statusUri().toString())
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Process chromium = new ProcessBuilder(
+                            CHROMIUM.toString(),
+                            "--headless",
+                            "--no-sandbox",
+                            "--disable-gpu",
+                            "--disable-quic",
+                            "--no-first-run",
+                            "--disable-background-networking",
+                            "--disable-component-update",
+                            "--disable-sync",
+                            "--disable-dev-shm-usage",
+                            "--user-data-dir=" + profile,
+                            "--virtual-time-budget=5000",
+                            "--dump-dom",
+                            system.statusUri().toString())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             byte[] dom = chromium.getInputStream().readAllBytes();
             assertThat(chromium.waitFor(60, TimeUnit.SECONDS)).isTrue();
             String html = new String(dom, StandardCharsets.UTF_8);

@@ -2,39 +2,47 @@ package io.mcdhooks.sandbox.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
-
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
 
 /** The live view: plain lines only for what changed; the terminal screen with bars and blocking hooks. */
 class TerminalViewTest {
 
-    private final TerminalView plain = new TerminalView(new PrintStream(new ByteArrayOutputStream(), true,
-            StandardCharsets.UTF_8), false);
+    private final TerminalView plain =
+            new TerminalView(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), false);
 
     @Test
     void plainModePrintsEachChangeOnceWithTheBlockingHookAndItsReason() {
         JsonObject waiting = status("Waiting", false, new JsonArray());
-        JsonObject held = status("Held by post-update gate", true, new JsonArray().add(new JsonObject()
-                .put("hook", "node-selfcheck").put("state", "FAIL").put("reason", "NodeUnhealthy")
-                .put("message", "probe failed")));
+        JsonObject held = status(
+                "Held by post-update gate",
+                true,
+                new JsonArray()
+                        .add(new JsonObject()
+                                .put("hook", "node-selfcheck")
+                                .put("state", "FAIL")
+                                .put("reason", "NodeUnhealthy")
+                                .put("message", "probe failed")));
 
         List<String> first = plain.changes(Duration.ofSeconds(1), waiting, List.of("+  0.0s started"));
         List<String> again = plain.changes(Duration.ofSeconds(2), waiting, List.of("+  0.0s started"));
         List<String> then = plain.changes(Duration.ofSeconds(3), held, List.of("+  0.0s started"));
 
-        assertThat(first).contains("+  0.0s started", "+  1.0s pool worker: 0/2 updated, 1 unavailable",
-                "+  1.0s node worker-0: Waiting");
+        assertThat(first)
+                .contains(
+                        "+  0.0s started",
+                        "+  1.0s pool worker: 0/2 updated, 1 unavailable",
+                        "+  1.0s node worker-0: Waiting");
         assertThat(again).isEmpty();
-        assertThat(then).containsExactly(
-                "+  3.0s node worker-0: Held by post-update gate <- node-selfcheck FAIL NodeUnhealthy: probe failed");
+        assertThat(then)
+                .containsExactly(
+                        "+  3.0s node worker-0: Held by post-update gate <- node-selfcheck FAIL NodeUnhealthy: probe failed");
     }
 
     @Test
@@ -44,19 +52,36 @@ class TerminalViewTest {
 
         String screen = plain.screen("title", Duration.ofSeconds(5), status, List.of());
 
-        assertThat(screen).contains("[" + "#".repeat(15) + ".".repeat(15) + "] 1/2").contains("worker-0")
+        assertThat(screen)
+                .contains("[" + "#".repeat(15) + ".".repeat(15) + "] 1/2")
+                .contains("worker-0")
                 .contains("Held by post-update gate");
     }
 
     private static JsonObject status(String phase, boolean held, JsonArray blocking) {
         return new JsonObject()
-                .put("pools", new JsonArray().add(new JsonObject().put("name", "worker").put("machineCount", 2L)
-                        .put("updatedMachineCount", 0L).put("unavailableMachineCount", 1L).put("paused", false)
-                        .put("maxUnavailable", "1")))
-                .put("nodes", new JsonArray().add(new JsonObject().put("name", "worker-0").put("pool", "worker")
-                        .put("zone", "zone-a").put("phase", held ? "HELD_POST_UPDATE" : "WAITING")
-                        .put("phaseLabel", phase).put("held", held).put("gates", new JsonArray())
-                        .put("blocking", blocking)))
+                .put(
+                        "pools",
+                        new JsonArray()
+                                .add(new JsonObject()
+                                        .put("name", "worker")
+                                        .put("machineCount", 2L)
+                                        .put("updatedMachineCount", 0L)
+                                        .put("unavailableMachineCount", 1L)
+                                        .put("paused", false)
+                                        .put("maxUnavailable", "1")))
+                .put(
+                        "nodes",
+                        new JsonArray()
+                                .add(new JsonObject()
+                                        .put("name", "worker-0")
+                                        .put("pool", "worker")
+                                        .put("zone", "zone-a")
+                                        .put("phase", held ? "HELD_POST_UPDATE" : "WAITING")
+                                        .put("phaseLabel", phase)
+                                        .put("held", held)
+                                        .put("gates", new JsonArray())
+                                        .put("blocking", blocking)))
                 .put("gates", new JsonArray())
                 .put("hooks", new JsonArray())
                 .put("verdicts", new JsonArray());

@@ -17,70 +17,73 @@ import java.util.function.UnaryOperator;
  */
 final class ClusterWriter {
 
-  private static final int MAX_CONFLICT_RETRIES = 20;
+    private static final int MAX_CONFLICT_RETRIES = 20;
 
-  private final KubernetesClient client;
-  private final NodeCache nodes;
+    private final KubernetesClient client;
+    private final NodeCache nodes;
 
-  ClusterWriter(KubernetesClient client, NodeCache nodes) {
-    this.client = client;
-    this.nodes = nodes;
-  }
+    ClusterWriter(KubernetesClient client, NodeCache nodes) {
+        this.client = client;
+        this.nodes = nodes;
+    }
 
-  /** Sets annotations with one JSON Patch ({@code add} replaces an existing key). */
-  Node annotate(String node, Map<String, String> annotations) {
-    var ops = new ArrayList<Map<String, Object>>();
-    annotations.forEach((k, v) -> ops.add(Map.of(
-        "op", "add", "path", "/metadata/annotations/" + escape(k), "value", v)));
-    Node updated = client.nodes().withName(node)
-        .patch(PatchContext.of(PatchType.JSON), client.getKubernetesSerialization().asJson(ops));
-    nodes.wrote(updated);
-    return updated;
-  }
-
-  /**
-   * Applies {@code change} to the freshest copy and updates with its resourceVersion; on a
-   * conflict re-reads from the server and tries again. {@code change} returns null for "nothing
-   * to do" and must be idempotent.
-   */
-  Node update(String node, UnaryOperator<Node> change) {
-    return write(node, change, false);
-  }
-
-  /** As {@link #update}, through the status subresource (node conditions). */
-  Node updateStatus(String node, UnaryOperator<Node> change) {
-    return write(node, change, true);
-  }
-
-  private Node write(String name, UnaryOperator<Node> change, boolean status) {
-    Node base = nodes.get(name);
-    for (int attempt = 0; ; attempt++) {
-      if (base == null) {
-        return null;
-      }
-      Node changed = change.apply(client.getKubernetesSerialization().clone(base));
-      if (changed == null) {
-        return base;
-      }
-      try {
-        var resource = client.nodes().resource(changed);
-        Node updated = status ? resource.updateStatus() : resource.update();
+    /** Sets annotations with one JSON Patch ({@code add} replaces an existing key). */
+    Node annotate(String node, Map<String, String> annotations) {
+        var ops = new ArrayList<Map<String, Object>>();
+        annotations.forEach(
+                (k, v) -> ops.add(Map.of("op", "add", "path", "/metadata/annotations/" + escape(k), "value", v)));
+        Node updated = client.nodes()
+                .withName(node)
+                .patch(
+                        PatchContext.of(PatchType.JSON),
+                        client.getKubernetesSerialization().asJson(ops));
         nodes.wrote(updated);
         return updated;
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt >= MAX_CONFLICT_RETRIES) {
-          throw e;
-        }
-        base = client.nodes().withName(name).get();
-        if (base != null) {
-          nodes.wrote(base);
-        }
-      }
     }
-  }
 
-  /** JSON Pointer escaping of one path segment. */
-  static String escape(String segment) {
-    return segment.replace("~", "~0").replace("/", "~1");
-  }
+    /**
+     * Applies {@code change} to the freshest copy and updates with its resourceVersion; on a
+     * conflict re-reads from the server and tries again. {@code change} returns null for "nothing
+     * to do" and must be idempotent.
+     */
+    Node update(String node, UnaryOperator<Node> change) {
+        return write(node, change, false);
+    }
+
+    /** As {@link #update}, through the status subresource (node conditions). */
+    Node updateStatus(String node, UnaryOperator<Node> change) {
+        return write(node, change, true);
+    }
+
+    private Node write(String name, UnaryOperator<Node> change, boolean status) {
+        Node base = nodes.get(name);
+        for (int attempt = 0; ; attempt++) {
+            if (base == null) {
+                return null;
+            }
+            Node changed = change.apply(client.getKubernetesSerialization().clone(base));
+            if (changed == null) {
+                return base;
+            }
+            try {
+                var resource = client.nodes().resource(changed);
+                Node updated = status ? resource.updateStatus() : resource.update();
+                nodes.wrote(updated);
+                return updated;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt >= MAX_CONFLICT_RETRIES) {
+                    throw e;
+                }
+                base = client.nodes().withName(name).get();
+                if (base != null) {
+                    nodes.wrote(base);
+                }
+            }
+        }
+    }
+
+    /** JSON Pointer escaping of one path segment. */
+    static String escape(String segment) {
+        return segment.replace("~", "~0").replace("/", "~1");
+    }
 }

@@ -21,111 +21,109 @@ import java.util.Optional;
  */
 public final class DisruptionBudgets {
 
-  /** The API server's message when a budget forbids the eviction. */
-  public static final String VIOLATION =
-      "Cannot evict pod as it would violate the pod's disruption budget.";
-  /** The API server's message when more than one budget selects the pod. */
-  public static final String MULTIPLE =
-      "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.";
+    /** The API server's message when a budget forbids the eviction. */
+    public static final String VIOLATION = "Cannot evict pod as it would violate the pod's disruption budget.";
+    /** The API server's message when more than one budget selects the pod. */
+    public static final String MULTIPLE =
+            "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.";
 
-  private DisruptionBudgets() {
-  }
+    private DisruptionBudgets() {}
 
-  /**
-   * Why evicting {@code pod} must be refused, if it must.
-   *
-   * @param budgets the budgets of the pod's namespace
-   * @param namespacePods the pods of the pod's namespace that still exist
-   */
-  public static Optional<String> evictionBlocked(
-      Pod pod, Collection<PodDisruptionBudget> budgets, Collection<Pod> namespacePods) {
-    List<PodDisruptionBudget> matching = budgets.stream()
-        .filter(b -> selects(b.getSpec().getSelector(), labels(pod)))
-        .toList();
-    if (matching.isEmpty()) {
-      return Optional.empty();
-    }
-    if (matching.size() > 1) {
-      return Optional.of(MULTIPLE);
-    }
-    PodDisruptionBudget budget = matching.get(0);
-    List<Pod> selected = namespacePods.stream()
-        .filter(p -> selects(budget.getSpec().getSelector(), labels(p)))
-        .toList();
-    int expected = selected.size();
-    int healthy = (int) selected.stream().filter(DisruptionBudgets::healthy).count();
-    int desiredHealthy;
-    var spec = budget.getSpec();
-    if (spec.getMaxUnavailable() != null) {
-      desiredHealthy = expected - scaled(spec.getMaxUnavailable().getValue(), expected);
-    } else if (spec.getMinAvailable() != null) {
-      desiredHealthy = scaled(spec.getMinAvailable().getValue(), expected);
-    } else {
-      desiredHealthy = expected - 1;
-    }
-    return healthy - desiredHealthy > 0 ? Optional.empty() : Optional.of(VIOLATION);
-  }
-
-  /** Label-selector semantics of policy/v1: a null selector selects nothing, {@code {}} all. */
-  public static boolean selects(LabelSelector selector, Map<String, String> labels) {
-    if (selector == null) {
-      return false;
-    }
-    if (selector.getMatchLabels() != null) {
-      for (var e : selector.getMatchLabels().entrySet()) {
-        if (!e.getValue().equals(labels.get(e.getKey()))) {
-          return false;
+    /**
+     * Why evicting {@code pod} must be refused, if it must.
+     *
+     * @param budgets the budgets of the pod's namespace
+     * @param namespacePods the pods of the pod's namespace that still exist
+     */
+    public static Optional<String> evictionBlocked(
+            Pod pod, Collection<PodDisruptionBudget> budgets, Collection<Pod> namespacePods) {
+        List<PodDisruptionBudget> matching = budgets.stream()
+                .filter(b -> selects(b.getSpec().getSelector(), labels(pod)))
+                .toList();
+        if (matching.isEmpty()) {
+            return Optional.empty();
         }
-      }
-    }
-    if (selector.getMatchExpressions() != null) {
-      for (LabelSelectorRequirement r : selector.getMatchExpressions()) {
-        String value = labels.get(r.getKey());
-        List<String> values = r.getValues() == null ? List.of() : r.getValues();
-        boolean ok = switch (r.getOperator()) {
-          case "In" -> value != null && values.contains(value);
-          case "NotIn" -> value == null || !values.contains(value);
-          case "Exists" -> value != null;
-          case "DoesNotExist" -> value == null;
-          default -> false;
-        };
-        if (!ok) {
-          return false;
+        if (matching.size() > 1) {
+            return Optional.of(MULTIPLE);
         }
-      }
+        PodDisruptionBudget budget = matching.get(0);
+        List<Pod> selected = namespacePods.stream()
+                .filter(p -> selects(budget.getSpec().getSelector(), labels(p)))
+                .toList();
+        int expected = selected.size();
+        int healthy = (int) selected.stream().filter(DisruptionBudgets::healthy).count();
+        int desiredHealthy;
+        var spec = budget.getSpec();
+        if (spec.getMaxUnavailable() != null) {
+            desiredHealthy = expected - scaled(spec.getMaxUnavailable().getValue(), expected);
+        } else if (spec.getMinAvailable() != null) {
+            desiredHealthy = scaled(spec.getMinAvailable().getValue(), expected);
+        } else {
+            desiredHealthy = expected - 1;
+        }
+        return healthy - desiredHealthy > 0 ? Optional.empty() : Optional.of(VIOLATION);
     }
-    return true;
-  }
 
-  private static boolean healthy(Pod p) {
-    if (p.getMetadata().getDeletionTimestamp() != null) {
-      return false;
+    /** Label-selector semantics of policy/v1: a null selector selects nothing, {@code {}} all. */
+    public static boolean selects(LabelSelector selector, Map<String, String> labels) {
+        if (selector == null) {
+            return false;
+        }
+        if (selector.getMatchLabels() != null) {
+            for (var e : selector.getMatchLabels().entrySet()) {
+                if (!e.getValue().equals(labels.get(e.getKey()))) {
+                    return false;
+                }
+            }
+        }
+        if (selector.getMatchExpressions() != null) {
+            for (LabelSelectorRequirement r : selector.getMatchExpressions()) {
+                String value = labels.get(r.getKey());
+                List<String> values = r.getValues() == null ? List.of() : r.getValues();
+                boolean ok = switch (r.getOperator()) {
+                    case "In" -> value != null && values.contains(value);
+                    case "NotIn" -> value == null || !values.contains(value);
+                    case "Exists" -> value != null;
+                    case "DoesNotExist" -> value == null;
+                    default -> false;
+                };
+                if (!ok) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
-    if (p.getStatus() == null) {
-      return true;
-    }
-    String phase = p.getStatus().getPhase();
-    if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
-      return false;
-    }
-    List<PodCondition> conditions = p.getStatus().getConditions();
-    return conditions == null || conditions.stream()
-        .noneMatch(c -> "Ready".equals(c.getType()) && "False".equals(c.getStatus()));
-  }
 
-  /** An IntOrString of a budget: an int, or a percentage of {@code total} rounded up. */
-  private static int scaled(Object value, int total) {
-    if (value instanceof Number n) {
-      return n.intValue();
+    private static boolean healthy(Pod p) {
+        if (p.getMetadata().getDeletionTimestamp() != null) {
+            return false;
+        }
+        if (p.getStatus() == null) {
+            return true;
+        }
+        String phase = p.getStatus().getPhase();
+        if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+            return false;
+        }
+        List<PodCondition> conditions = p.getStatus().getConditions();
+        return conditions == null
+                || conditions.stream().noneMatch(c -> "Ready".equals(c.getType()) && "False".equals(c.getStatus()));
     }
-    String s = String.valueOf(value);
-    if (s.endsWith("%")) {
-      return (int) Math.ceil(Integer.parseInt(s.substring(0, s.length() - 1)) * total / 100.0);
-    }
-    return Integer.parseInt(s);
-  }
 
-  private static Map<String, String> labels(Pod p) {
-    return p.getMetadata().getLabels() == null ? Map.of() : p.getMetadata().getLabels();
-  }
+    /** An IntOrString of a budget: an int, or a percentage of {@code total} rounded up. */
+    private static int scaled(Object value, int total) {
+        if (value instanceof Number n) {
+            return n.intValue();
+        }
+        String s = String.valueOf(value);
+        if (s.endsWith("%")) {
+            return (int) Math.ceil(Integer.parseInt(s.substring(0, s.length() - 1)) * total / 100.0);
+        }
+        return Integer.parseInt(s);
+    }
+
+    private static Map<String, String> labels(Pod p) {
+        return p.getMetadata().getLabels() == null ? Map.of() : p.getMetadata().getLabels();
+    }
 }

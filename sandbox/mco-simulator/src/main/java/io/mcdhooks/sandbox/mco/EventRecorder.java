@@ -12,49 +12,63 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class EventRecorder {
 
-  static final String MCD = "machineconfigdaemon";
-  static final String NODE_CONTROLLER = "machineconfigcontroller-nodecontroller";
-  static final String DRAIN_CONTROLLER = "machineconfigcontroller-draincontroller";
+    static final String MCD = "machineconfigdaemon";
+    static final String NODE_CONTROLLER = "machineconfigcontroller-nodecontroller";
+    static final String DRAIN_CONTROLLER = "machineconfigcontroller-draincontroller";
 
-  private final KubernetesClient client;
-  private final SimClock clock;
-  private final AtomicLong sequence;
+    private final KubernetesClient client;
+    private final SimClock clock;
+    private final AtomicLong sequence;
 
-  EventRecorder(KubernetesClient client, SimClock clock, long seed) {
-    this.client = client;
-    this.clock = clock;
-    this.sequence = new AtomicLong(Math.abs(seed) << 20);
-  }
+    EventRecorder(KubernetesClient client, SimClock clock, long seed) {
+        this.client = client;
+        this.clock = clock;
+        this.sequence = new AtomicLong(Math.abs(seed) << 20);
+    }
 
-  void node(String node, String uid, String type, String reason, String message, String component) {
-    record("Node", "v1", node, uid, type, reason, message, component, node);
-  }
+    void node(String node, String uid, String type, String reason, String message, String component) {
+        record("Node", "v1", node, uid, type, reason, message, component, node);
+    }
 
-  void pool(String pool, String uid, String type, String reason, String message) {
-    record("MachineConfigPool", Mco.API_VERSION, pool, uid, type, reason, message,
-        NODE_CONTROLLER, null);
-  }
+    void pool(String pool, String uid, String type, String reason, String message) {
+        record("MachineConfigPool", Mco.API_VERSION, pool, uid, type, reason, message, NODE_CONTROLLER, null);
+    }
 
-  private void record(String kind, String apiVersion, String name, String uid, String type,
-      String reason, String message, String component, String host) {
-    String now = clock.now().toString();
-    var event = new EventBuilder()
-        .withNewMetadata()
-        .withName(name + "." + Long.toHexString(sequence.incrementAndGet()))
-        .withNamespace(Mco.NAMESPACE)
-        .endMetadata()
-        .withInvolvedObject(new ObjectReferenceBuilder()
-            .withKind(kind).withApiVersion(apiVersion).withName(name).withUid(uid).build())
-        .withType(type)
-        .withReason(reason)
-        .withMessage(message)
-        .withNewSource().withComponent(component).withHost(host).endSource()
-        .withReportingComponent(component)
-        .withReportingInstance(host == null ? "" : host)
-        .withFirstTimestamp(now)
-        .withLastTimestamp(now)
-        .withCount(1)
-        .build();
-    client.v1().events().inNamespace(Mco.NAMESPACE).resource(event).create();
-  }
+    private void record(
+            String kind,
+            String apiVersion,
+            String name,
+            String uid,
+            String type,
+            String reason,
+            String message,
+            String component,
+            String host) {
+        String now = clock.now().toString();
+        var event = new EventBuilder()
+                .withNewMetadata()
+                .withName(name + "." + Long.toHexString(sequence.incrementAndGet()))
+                .withNamespace(Mco.NAMESPACE)
+                .endMetadata()
+                .withInvolvedObject(new ObjectReferenceBuilder()
+                        .withKind(kind)
+                        .withApiVersion(apiVersion)
+                        .withName(name)
+                        .withUid(uid)
+                        .build())
+                .withType(type)
+                .withReason(reason)
+                .withMessage(message)
+                .withNewSource()
+                .withComponent(component)
+                .withHost(host)
+                .endSource()
+                .withReportingComponent(component)
+                .withReportingInstance(host == null ? "" : host)
+                .withFirstTimestamp(now)
+                .withLastTimestamp(now)
+                .withCount(1)
+                .build();
+        client.v1().events().inNamespace(Mco.NAMESPACE).resource(event).create();
+    }
 }

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Queue;
+import java.util.logging.Level;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,79 +32,81 @@ import org.slf4j.LoggerFactory;
  */
 public final class InMemoryCluster implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(InMemoryCluster.class);
+    private static final Logger LOG = LoggerFactory.getLogger(InMemoryCluster.class);
 
-  // Held strongly: java.util.logging forgets the level of a logger nobody references.
-  private static final java.util.logging.Logger MOCK_SERVER_LOG =
-      java.util.logging.Logger.getLogger(MockWebServer.class.getName());
+    // Held strongly: java.util.logging forgets the level of a logger nobody references.
+    private static final java.util.logging.Logger MOCK_SERVER_LOG =
+            java.util.logging.Logger.getLogger(MockWebServer.class.getName());
 
-  private final KubernetesMockServer server;
-  private final IndexedCrudDispatcher dispatcher;
-  private final KubernetesClient client;
-  private final Thread forgetRequests;
+    private final KubernetesMockServer server;
+    private final IndexedCrudDispatcher dispatcher;
+    private final KubernetesClient client;
+    private final Thread forgetRequests;
 
-  private InMemoryCluster(KubernetesMockServer server, MockWebServer web, IndexedCrudDispatcher dispatcher) {
-    this.server = server;
-    this.dispatcher = dispatcher;
-    this.client = server.createClient();
-    // The web server keeps every request it served, body included, for takeRequest(); nothing
-    // here asks for them, and a 5,000-node rollout piled up a gigabyte of them until the heap ran
-    // out. Taken and dropped as they come.
-    this.forgetRequests = new Thread(() -> {
-      try {
-        while (!Thread.currentThread().isInterrupted()) {
-          web.takeRequest();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }, "in-memory-cluster-forget-requests");
-    forgetRequests.setDaemon(true);
-    forgetRequests.start();
-  }
-
-  /** Starts a server on a free localhost port and installs the MCO CustomResourceDefinitions. */
-  public static InMemoryCluster start() {
-    // The mock server logs every request at INFO through java.util.logging; at thousands of
-    // requests a second that costs more than serving them.
-    MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
-    var responses = new HashMap<ServerRequest, Queue<ServerResponse>>();
-    var dispatcher = new IndexedCrudDispatcher();
-    var web = new MockWebServer();
-    var server = new KubernetesMockServer(new Context(), web, responses, dispatcher, false);
-    server.init();
-    var cluster = new InMemoryCluster(server, web, dispatcher);
-    try {
-      cluster.installCrds();
-    } catch (RuntimeException e) {
-      cluster.close();
-      throw e;
+    private InMemoryCluster(KubernetesMockServer server, MockWebServer web, IndexedCrudDispatcher dispatcher) {
+        this.server = server;
+        this.dispatcher = dispatcher;
+        this.client = server.createClient();
+        // The web server keeps every request it served, body included, for takeRequest(); nothing
+        // here asks for them, and a 5,000-node rollout piled up a gigabyte of them until the heap ran
+        // out. Taken and dropped as they come.
+        this.forgetRequests = new Thread(
+                () -> {
+                    try {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            web.takeRequest();
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "in-memory-cluster-forget-requests");
+        forgetRequests.setDaemon(true);
+        forgetRequests.start();
     }
-    LOG.atInfo().addKeyValue("url", cluster.url()).log("In-memory Kubernetes API server started");
-    return cluster;
-  }
 
-  /** The client shared by everything in this JVM; closed with the cluster. */
-  public KubernetesClient client() {
-    return client;
-  }
+    /** Starts a server on a free localhost port and installs the MCO CustomResourceDefinitions. */
+    public static InMemoryCluster start() {
+        // The mock server logs every request at INFO through java.util.logging; at thousands of
+        // requests a second that costs more than serving them.
+        MOCK_SERVER_LOG.setLevel(Level.WARNING);
+        var responses = new HashMap<ServerRequest, Queue<ServerResponse>>();
+        var dispatcher = new IndexedCrudDispatcher();
+        var web = new MockWebServer();
+        var server = new KubernetesMockServer(new Context(), web, responses, dispatcher, false);
+        server.init();
+        var cluster = new InMemoryCluster(server, web, dispatcher);
+        try {
+            cluster.installCrds();
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+        LOG.atInfo().addKeyValue("url", cluster.url()).log("In-memory Kubernetes API server started");
+        return cluster;
+    }
 
-  /** A new client of its own (own connections and watches); the caller closes it. */
-  public KubernetesClient newClient() {
-    return server.createClient();
-  }
+    /** The client shared by everything in this JVM; closed with the cluster. */
+    public KubernetesClient client() {
+        return client;
+    }
 
-  /** The API server's base URL, e.g. {@code http://localhost:38123/}. */
-  public String url() {
-    return client.getConfiguration().getMasterUrl();
-  }
+    /** A new client of its own (own connections and watches); the caller closes it. */
+    public KubernetesClient newClient() {
+        return server.createClient();
+    }
 
-  /**
-   * Writes a kubeconfig that points at this server, for a client in another process (fabric8:
-   * {@code Config.fromKubeconfig(Files.readString(path))}; kubectl works too).
-   */
-  public Path writeKubeconfig(Path path) {
-    String yaml = """
+    /** The API server's base URL, e.g. {@code http://localhost:38123/}. */
+    public String url() {
+        return client.getConfiguration().getMasterUrl();
+    }
+
+    /**
+     * Writes a kubeconfig that points at this server, for a client in another process (fabric8:
+     * {@code Config.fromKubeconfig(Files.readString(path))}; kubectl works too).
+     */
+    public Path writeKubeconfig(Path path) {
+        String yaml = """
         apiVersion: v1
         kind: Config
         clusters:
@@ -123,69 +126,75 @@ public final class InMemoryCluster implements AutoCloseable {
             namespace: default
         current-context: in-memory
         """.formatted(url());
-    try {
-      Files.writeString(path, yaml);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+        try {
+            Files.writeString(path, yaml);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return path;
     }
-    return path;
-  }
 
-  /**
-   * Sends every request through {@code interceptor} from now on ({@code null}: none), e.g. to
-   * inject conflicts, server errors or slow answers.
-   */
-  public void interceptRequests(RequestInterceptor interceptor) {
-    dispatcher.intercept(interceptor);
-  }
-
-  /** The client configuration, for building further clients in this JVM. */
-  public Config config() {
-    return client.getConfiguration();
-  }
-
-  @Override
-  public void close() {
-    client.close();
-    server.destroy();
-    forgetRequests.interrupt();
-  }
-
-  private void installCrds() {
-    for (String kind : new String[] {"MachineConfigPool", "MachineConfig", "MachineConfigNode"}) {
-      client.apiextensions().v1().customResourceDefinitions().resource(crd(kind)).create();
+    /**
+     * Sends every request through {@code interceptor} from now on ({@code null}: none), e.g. to
+     * inject conflicts, server errors or slow answers.
+     */
+    public void interceptRequests(RequestInterceptor interceptor) {
+        dispatcher.intercept(interceptor);
     }
-  }
 
-  private static CustomResourceDefinition crd(String kind) {
-    String plural = kind.toLowerCase() + "s";
-    boolean statusSubresource = !kind.equals("MachineConfig");
-    var version = new CustomResourceDefinitionVersionBuilder()
-        .withName(Mco.VERSION)
-        .withServed(true)
-        .withStorage(true)
-        .withNewSchema()
-        .withNewOpenAPIV3Schema()
-        .withType("object")
-        .withXKubernetesPreserveUnknownFields(true)
-        .endOpenAPIV3Schema()
-        .endSchema();
-    if (statusSubresource) {
-      version.withNewSubresources().withNewStatus().endStatus().endSubresources();
+    /** The client configuration, for building further clients in this JVM. */
+    public Config config() {
+        return client.getConfiguration();
     }
-    return new CustomResourceDefinitionBuilder()
-        .withNewMetadata().withName(plural + "." + Mco.GROUP).endMetadata()
-        .withNewSpec()
-        .withGroup(Mco.GROUP)
-        .withScope("Cluster")
-        .withNewNames()
-        .withKind(kind)
-        .withPlural(plural)
-        .withSingular(kind.toLowerCase())
-        .withListKind(kind + "List")
-        .endNames()
-        .withVersions(version.build())
-        .endSpec()
-        .build();
-  }
+
+    @Override
+    public void close() {
+        client.close();
+        server.destroy();
+        forgetRequests.interrupt();
+    }
+
+    private void installCrds() {
+        for (String kind : new String[] {"MachineConfigPool", "MachineConfig", "MachineConfigNode"}) {
+            client.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .resource(crd(kind))
+                    .create();
+        }
+    }
+
+    private static CustomResourceDefinition crd(String kind) {
+        String plural = kind.toLowerCase() + "s";
+        boolean statusSubresource = !kind.equals("MachineConfig");
+        var version = new CustomResourceDefinitionVersionBuilder()
+                .withName(Mco.VERSION)
+                .withServed(true)
+                .withStorage(true)
+                .withNewSchema()
+                .withNewOpenAPIV3Schema()
+                .withType("object")
+                .withXKubernetesPreserveUnknownFields(true)
+                .endOpenAPIV3Schema()
+                .endSchema();
+        if (statusSubresource) {
+            version.withNewSubresources().withNewStatus().endStatus().endSubresources();
+        }
+        return new CustomResourceDefinitionBuilder()
+                .withNewMetadata()
+                .withName(plural + "." + Mco.GROUP)
+                .endMetadata()
+                .withNewSpec()
+                .withGroup(Mco.GROUP)
+                .withScope("Cluster")
+                .withNewNames()
+                .withKind(kind)
+                .withPlural(plural)
+                .withSingular(kind.toLowerCase())
+                .withListKind(kind + "List")
+                .endNames()
+                .withVersions(version.build())
+                .endSpec()
+                .build();
+    }
 }

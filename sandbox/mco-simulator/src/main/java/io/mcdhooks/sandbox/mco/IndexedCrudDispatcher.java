@@ -32,239 +32,241 @@ import java.util.concurrent.locks.ReadWriteLock;
  */
 final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
 
-  private static final String PLURAL = "plural";
-  private static final String NAMESPACE = "namespace";
-  private static final String NAME = "name";
+    private static final String PLURAL = "plural";
+    private static final String NAMESPACE = "namespace";
+    private static final String NAME = "name";
 
-  private final IndexedMap indexed;
-  private final ReadWriteLock lock;
-  private volatile RequestInterceptor interceptor;
+    private final IndexedMap indexed;
+    private final ReadWriteLock lock;
+    private volatile RequestInterceptor interceptor;
 
-  IndexedCrudDispatcher() {
-    this.indexed = new IndexedMap();
-    try {
-      Field map = CrudDispatcher.class.getDeclaredField("map");
-      map.setAccessible(true);
-      map.set(this, indexed);
-      Field lockField = KubernetesCrudDispatcher.class.getDeclaredField("lock");
-      lockField.setAccessible(true);
-      this.lock = (ReadWriteLock) lockField.get(this);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("fabric8's CRUD dispatcher changed its fields", e);
-    }
-  }
-
-  void intercept(RequestInterceptor interceptor) {
-    this.interceptor = interceptor;
-  }
-
-  @Override
-  public MockResponse dispatch(RecordedRequest request) {
-    RequestInterceptor current = interceptor;
-    return current == null ? super.dispatch(request) : current.intercept(request, () -> super.dispatch(request));
-  }
-
-  /**
-   * Deletes one named object without finalizers through the index; everything else (collections,
-   * finalizers) goes the stock way. Watchers get the same DELETED event.
-   */
-  @Override
-  public MockResponse handleDelete(String path) {
-    if (!path.contains("?")) {
-      AttributeSet query = attributeExtractor.fromPath(path);
-      if (indexKey(query) != null && path.endsWith("/" + single(query, NAME))) {
-        lock.writeLock().lock();
+    IndexedCrudDispatcher() {
+        this.indexed = new IndexedMap();
         try {
-          var found = findResource(query);
-          if (found == null) {
-            return new MockResponse().setResponseCode(HttpURLConnection.HTTP_NOT_FOUND);
-          }
-          if (!found.getValue().contains("\"finalizers\"")) {
-            processEvent(path, query, found.getKey(), null, null);
-            return new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK)
-                .setBody(found.getValue());
-          }
-        } finally {
-          lock.writeLock().unlock();
+            Field map = CrudDispatcher.class.getDeclaredField("map");
+            map.setAccessible(true);
+            map.set(this, indexed);
+            Field lockField = KubernetesCrudDispatcher.class.getDeclaredField("lock");
+            lockField.setAccessible(true);
+            this.lock = (ReadWriteLock) lockField.get(this);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("fabric8's CRUD dispatcher changed its fields", e);
         }
-      }
     }
-    return super.handleDelete(path);
-  }
 
-  /**
-   * Watches as usual, but closing one no longer blocks the server. The stock listener waits (up
-   * to a minute) on its sender thread from inside the server's event loop, while that thread may
-   * need the event loop to send a queued event: closing a watch during a burst of changes froze
-   * the whole API server.
-   */
-  @Override
-  public MockResponse handleWatch(String path) {
-    MockResponse response = super.handleWatch(path);
-    WebSocketListener listener = response.getWebSocketListener();
-    return listener == null ? response
-        : response.withWebSocketUpgrade(new NonBlockingClose(listener));
-  }
-
-  @Override
-  public Map.Entry<AttributeSet, String> findResource(AttributeSet query) {
-    String key = indexKey(query);
-    if (key == null) {
-      return super.findResource(query);
-    }
-    AttributeSet stored = indexed.index.get(key);
-    if (stored == null || !stored.matches(query)) {
-      return null;
-    }
-    String body = indexed.get(stored);
-    return body == null ? null : new AbstractMap.SimpleImmutableEntry<>(stored, body);
-  }
-
-  @Override
-  public MockResponse handleGet(String path) {
-    String plainPath = path.contains("?") ? null : path;
-    if (plainPath != null) {
-      AttributeSet query = attributeExtractor.fromPath(plainPath);
-      String key = indexKey(query);
-      if (key != null && plainPath.endsWith("/" + single(query, NAME))) {
-        var found = findResource(query);
-        return found == null
-            ? new MockResponse().setResponseCode(HttpURLConnection.HTTP_NOT_FOUND)
-            : new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK).setBody(found.getValue());
-      }
-    }
-    return super.handleGet(path);
-  }
-
-  private static String indexKey(AttributeSet set) {
-    String plural = single(set, PLURAL);
-    String name = single(set, NAME);
-    if (plural == null || name == null) {
-      return null;
-    }
-    String namespace = single(set, NAMESPACE);
-    return plural + '/' + (namespace == null ? "" : namespace) + '/' + name;
-  }
-
-  private static String single(AttributeSet set, String key) {
-    Attribute attribute = set.getAttribute(key);
-    if (attribute == null || attribute.getValues().size() != 1) {
-      return null;
-    }
-    return attribute.getValues().get(0).toString();
-  }
-
-  /** Delegates to a watch listener, running its close handling off the event loop. */
-  private static final class NonBlockingClose extends WebSocketListener {
-    private static final Executor CLOSER = runnable -> {
-      Thread t = new Thread(runnable, "mock-watch-close");
-      t.setDaemon(true);
-      t.start();
-    };
-
-    private final WebSocketListener delegate;
-
-    NonBlockingClose(WebSocketListener delegate) {
-      this.delegate = delegate;
+    void intercept(RequestInterceptor interceptor) {
+        this.interceptor = interceptor;
     }
 
     @Override
-    public void onBeforeAccept(WebSocket webSocket, Response response) {
-      delegate.onBeforeAccept(webSocket, response);
+    public MockResponse dispatch(RecordedRequest request) {
+        RequestInterceptor current = interceptor;
+        return current == null ? super.dispatch(request) : current.intercept(request, () -> super.dispatch(request));
     }
 
+    /**
+     * Deletes one named object without finalizers through the index; everything else (collections,
+     * finalizers) goes the stock way. Watchers get the same DELETED event.
+     */
     @Override
-    public void onOpen(WebSocket webSocket, Response response) {
-      delegate.onOpen(webSocket, response);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, String text) {
-      delegate.onMessage(webSocket, text);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, ByteString bytes) {
-      delegate.onMessage(webSocket, bytes);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, byte[] bytes) {
-      delegate.onMessage(webSocket, bytes);
-    }
-
-    @Override
-    public void onPing(WebSocket webSocket, byte[] bytes) {
-      delegate.onPing(webSocket, bytes);
-    }
-
-    @Override
-    public void onClosing(WebSocket webSocket, int code, String reason) {
-      delegate.onClosing(webSocket, code, reason);
-    }
-
-    @Override
-    public void onClosed(WebSocket webSocket, int code, String reason) {
-      CLOSER.execute(() -> delegate.onClosed(webSocket, code, reason));
-    }
-
-    @Override
-    public void onFailure(WebSocket webSocket, Throwable t, Response response) {
-      CLOSER.execute(() -> delegate.onFailure(webSocket, t, response));
-    }
-  }
-
-  /** The dispatcher's store, plus the index; every mutation goes through put, remove or clear. */
-  private static final class IndexedMap extends AbstractMap<AttributeSet, String> {
-    private final Map<AttributeSet, String> store = Collections.synchronizedMap(new LinkedHashMap<>());
-    private final Map<String, AttributeSet> index = new ConcurrentHashMap<>();
-
-    @Override
-    public String put(AttributeSet key, String value) {
-      String previous = store.put(key, value);
-      String indexKey = indexKey(key);
-      if (indexKey != null) {
-        index.put(indexKey, key);
-      }
-      return previous;
-    }
-
-    @Override
-    public String remove(Object key) {
-      String previous = store.remove(key);
-      if (previous != null && key instanceof AttributeSet set) {
-        String indexKey = indexKey(set);
-        if (indexKey != null) {
-          index.remove(indexKey, set);
+    public MockResponse handleDelete(String path) {
+        if (!path.contains("?")) {
+            AttributeSet query = attributeExtractor.fromPath(path);
+            if (indexKey(query) != null && path.endsWith("/" + single(query, NAME))) {
+                lock.writeLock().lock();
+                try {
+                    var found = findResource(query);
+                    if (found == null) {
+                        return new MockResponse().setResponseCode(HttpURLConnection.HTTP_NOT_FOUND);
+                    }
+                    if (!found.getValue().contains("\"finalizers\"")) {
+                        processEvent(path, query, found.getKey(), null, null);
+                        return new MockResponse()
+                                .setResponseCode(HttpURLConnection.HTTP_OK)
+                                .setBody(found.getValue());
+                    }
+                } finally {
+                    lock.writeLock().unlock();
+                }
+            }
         }
-      }
-      return previous;
+        return super.handleDelete(path);
+    }
+
+    /**
+     * Watches as usual, but closing one no longer blocks the server. The stock listener waits (up
+     * to a minute) on its sender thread from inside the server's event loop, while that thread may
+     * need the event loop to send a queued event: closing a watch during a burst of changes froze
+     * the whole API server.
+     */
+    @Override
+    public MockResponse handleWatch(String path) {
+        MockResponse response = super.handleWatch(path);
+        WebSocketListener listener = response.getWebSocketListener();
+        return listener == null ? response : response.withWebSocketUpgrade(new NonBlockingClose(listener));
     }
 
     @Override
-    public String get(Object key) {
-      return store.get(key);
+    public Map.Entry<AttributeSet, String> findResource(AttributeSet query) {
+        String key = indexKey(query);
+        if (key == null) {
+            return super.findResource(query);
+        }
+        AttributeSet stored = indexed.index.get(key);
+        if (stored == null || !stored.matches(query)) {
+            return null;
+        }
+        String body = indexed.get(stored);
+        return body == null ? null : new AbstractMap.SimpleImmutableEntry<>(stored, body);
     }
 
     @Override
-    public boolean containsKey(Object key) {
-      return store.containsKey(key);
+    public MockResponse handleGet(String path) {
+        String plainPath = path.contains("?") ? null : path;
+        if (plainPath != null) {
+            AttributeSet query = attributeExtractor.fromPath(plainPath);
+            String key = indexKey(query);
+            if (key != null && plainPath.endsWith("/" + single(query, NAME))) {
+                var found = findResource(query);
+                return found == null
+                        ? new MockResponse().setResponseCode(HttpURLConnection.HTTP_NOT_FOUND)
+                        : new MockResponse()
+                                .setResponseCode(HttpURLConnection.HTTP_OK)
+                                .setBody(found.getValue());
+            }
+        }
+        return super.handleGet(path);
     }
 
-    @Override
-    public void clear() {
-      store.clear();
-      index.clear();
+    private static String indexKey(AttributeSet set) {
+        String plural = single(set, PLURAL);
+        String name = single(set, NAME);
+        if (plural == null || name == null) {
+            return null;
+        }
+        String namespace = single(set, NAMESPACE);
+        return plural + '/' + (namespace == null ? "" : namespace) + '/' + name;
     }
 
-    @Override
-    public int size() {
-      return store.size();
+    private static String single(AttributeSet set, String key) {
+        Attribute attribute = set.getAttribute(key);
+        if (attribute == null || attribute.getValues().size() != 1) {
+            return null;
+        }
+        return attribute.getValues().get(0).toString();
     }
 
-    @Override
-    public Set<Entry<AttributeSet, String>> entrySet() {
-      return Collections.unmodifiableMap(store).entrySet();
+    /** Delegates to a watch listener, running its close handling off the event loop. */
+    private static final class NonBlockingClose extends WebSocketListener {
+        private static final Executor CLOSER = runnable -> {
+            Thread t = new Thread(runnable, "mock-watch-close");
+            t.setDaemon(true);
+            t.start();
+        };
+
+        private final WebSocketListener delegate;
+
+        NonBlockingClose(WebSocketListener delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void onBeforeAccept(WebSocket webSocket, Response response) {
+            delegate.onBeforeAccept(webSocket, response);
+        }
+
+        @Override
+        public void onOpen(WebSocket webSocket, Response response) {
+            delegate.onOpen(webSocket, response);
+        }
+
+        @Override
+        public void onMessage(WebSocket webSocket, String text) {
+            delegate.onMessage(webSocket, text);
+        }
+
+        @Override
+        public void onMessage(WebSocket webSocket, ByteString bytes) {
+            delegate.onMessage(webSocket, bytes);
+        }
+
+        @Override
+        public void onMessage(WebSocket webSocket, byte[] bytes) {
+            delegate.onMessage(webSocket, bytes);
+        }
+
+        @Override
+        public void onPing(WebSocket webSocket, byte[] bytes) {
+            delegate.onPing(webSocket, bytes);
+        }
+
+        @Override
+        public void onClosing(WebSocket webSocket, int code, String reason) {
+            delegate.onClosing(webSocket, code, reason);
+        }
+
+        @Override
+        public void onClosed(WebSocket webSocket, int code, String reason) {
+            CLOSER.execute(() -> delegate.onClosed(webSocket, code, reason));
+        }
+
+        @Override
+        public void onFailure(WebSocket webSocket, Throwable t, Response response) {
+            CLOSER.execute(() -> delegate.onFailure(webSocket, t, response));
+        }
     }
-  }
+
+    /** The dispatcher's store, plus the index; every mutation goes through put, remove or clear. */
+    private static final class IndexedMap extends AbstractMap<AttributeSet, String> {
+        private final Map<AttributeSet, String> store = Collections.synchronizedMap(new LinkedHashMap<>());
+        private final Map<String, AttributeSet> index = new ConcurrentHashMap<>();
+
+        @Override
+        public String put(AttributeSet key, String value) {
+            String previous = store.put(key, value);
+            String indexKey = indexKey(key);
+            if (indexKey != null) {
+                index.put(indexKey, key);
+            }
+            return previous;
+        }
+
+        @Override
+        public String remove(Object key) {
+            String previous = store.remove(key);
+            if (previous != null && key instanceof AttributeSet set) {
+                String indexKey = indexKey(set);
+                if (indexKey != null) {
+                    index.remove(indexKey, set);
+                }
+            }
+            return previous;
+        }
+
+        @Override
+        public String get(Object key) {
+            return store.get(key);
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            return store.containsKey(key);
+        }
+
+        @Override
+        public void clear() {
+            store.clear();
+            index.clear();
+        }
+
+        @Override
+        public int size() {
+            return store.size();
+        }
+
+        @Override
+        public Set<Entry<AttributeSet, String>> entrySet() {
+            return Collections.unmodifiableMap(store).entrySet();
+        }
+    }
 }

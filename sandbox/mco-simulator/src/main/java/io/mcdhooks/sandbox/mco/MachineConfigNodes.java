@@ -13,69 +13,76 @@ import java.util.function.Consumer;
  */
 final class MachineConfigNodes {
 
-  private final KubernetesClient client;
-  private final SimClock clock;
-  private final boolean enabled;
-  private final Map<String, MachineConfigNodeStatus> statuses = new ConcurrentHashMap<>();
+    private final KubernetesClient client;
+    private final SimClock clock;
+    private final boolean enabled;
+    private final Map<String, MachineConfigNodeStatus> statuses = new ConcurrentHashMap<>();
 
-  MachineConfigNodes(KubernetesClient client, SimClock clock, boolean enabled) {
-    this.client = client;
-    this.clock = clock;
-    this.enabled = enabled;
-  }
-
-  /** Creates the node's MachineConfigNode if this simulator has not done so yet. */
-  void ensure(String node, String pool, String currentConfig) {
-    if (!enabled || statuses.containsKey(node)) {
-      return;
+    MachineConfigNodes(KubernetesClient client, SimClock clock, boolean enabled) {
+        this.client = client;
+        this.clock = clock;
+        this.enabled = enabled;
     }
-    var status = new MachineConfigNodeStatus(currentConfig, clock.now());
-    var mcn = new GenericKubernetesResourceBuilder()
-        .withApiVersion(Mco.API_VERSION)
-        .withKind("MachineConfigNode")
-        .withNewMetadata().withName(node).endMetadata()
-        .addToAdditionalProperties("spec", Map.of(
-            "node", Map.of("name", node),
-            "pool", Map.of("name", pool),
-            "configVersion", Map.of("desired", currentConfig)))
-        .build();
-    if (Mco.machineConfigNodes(client).withName(node).get() == null) {
-      Mco.machineConfigNodes(client).resource(mcn).create();
-    }
-    statuses.put(node, status);
-    writeStatus(node, status);
-  }
 
-  /** MCC: the node's new target. */
-  void desired(String node, String config) {
-    if (!enabled || !statuses.containsKey(node)) {
-      return;
+    /** Creates the node's MachineConfigNode if this simulator has not done so yet. */
+    void ensure(String node, String pool, String currentConfig) {
+        if (!enabled || statuses.containsKey(node)) {
+            return;
+        }
+        var status = new MachineConfigNodeStatus(currentConfig, clock.now());
+        var mcn = new GenericKubernetesResourceBuilder()
+                .withApiVersion(Mco.API_VERSION)
+                .withKind("MachineConfigNode")
+                .withNewMetadata()
+                .withName(node)
+                .endMetadata()
+                .addToAdditionalProperties(
+                        "spec",
+                        Map.of(
+                                "node", Map.of("name", node),
+                                "pool", Map.of("name", pool),
+                                "configVersion", Map.of("desired", currentConfig)))
+                .build();
+        if (Mco.machineConfigNodes(client).withName(node).get() == null) {
+            Mco.machineConfigNodes(client).resource(mcn).create();
+        }
+        statuses.put(node, status);
+        writeStatus(node, status);
     }
-    Mco.machineConfigNodes(client).withName(node).patch(Mco.jsonPatch(),
-        Mco.set("/spec/configVersion", Map.of("desired", config)));
-    update(node, s -> s.desired(config));
-  }
 
-  /** Changes the node's conditions and writes the status. */
-  void update(String node, Consumer<MachineConfigNodeStatus> change) {
-    if (!enabled) {
-      return;
+    /** MCC: the node's new target. */
+    void desired(String node, String config) {
+        if (!enabled || !statuses.containsKey(node)) {
+            return;
+        }
+        Mco.machineConfigNodes(client)
+                .withName(node)
+                .patch(Mco.jsonPatch(), Mco.set("/spec/configVersion", Map.of("desired", config)));
+        update(node, s -> s.desired(config));
     }
-    MachineConfigNodeStatus status = statuses.get(node);
-    if (status == null) {
-      return;
+
+    /** Changes the node's conditions and writes the status. */
+    void update(String node, Consumer<MachineConfigNodeStatus> change) {
+        if (!enabled) {
+            return;
+        }
+        MachineConfigNodeStatus status = statuses.get(node);
+        if (status == null) {
+            return;
+        }
+        change.accept(status);
+        writeStatus(node, status);
     }
-    change.accept(status);
-    writeStatus(node, status);
-  }
 
-  /** Sets one condition. */
-  void set(String node, String type, String status, String reason, String message) {
-    update(node, s -> s.set(type, status, reason, message, clock.now()));
-  }
+    /** Sets one condition. */
+    void set(String node, String type, String status, String reason, String message) {
+        update(node, s -> s.set(type, status, reason, message, clock.now()));
+    }
 
-  private void writeStatus(String node, MachineConfigNodeStatus status) {
-    Mco.machineConfigNodes(client).withName(node).subresource("status")
-        .patch(Mco.jsonPatch(), Mco.set("/status", status.toStatus()));
-  }
+    private void writeStatus(String node, MachineConfigNodeStatus status) {
+        Mco.machineConfigNodes(client)
+                .withName(node)
+                .subresource("status")
+                .patch(Mco.jsonPatch(), Mco.set("/status", status.toStatus()));
+    }
 }

@@ -2,6 +2,8 @@ package io.mcdhooks.sandbox.mco;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,58 +15,64 @@ import java.util.Map;
  */
 public final class MachineConfigs {
 
-  private MachineConfigs() {
-  }
+    private MachineConfigs() {}
 
-  /** {@code kernelType: realtime} (or {@code 64k-pages}, {@code default}). Needs a reboot. */
-  public static GenericKubernetesResource kernelType(String name, String role, String type) {
-    return of(name, role, Map.of("kernelType", type));
-  }
+    /** {@code kernelType: realtime} (or {@code 64k-pages}, {@code default}). Needs a reboot. */
+    public static GenericKubernetesResource kernelType(String name, String role, String type) {
+        return of(name, role, Map.of("kernelType", type));
+    }
 
-  /** RHCOS extensions such as {@code usbguard}. Needs a reboot. */
-  public static GenericKubernetesResource extensions(String name, String role,
-      List<String> extensions) {
-    return of(name, role, Map.of("extensions", List.copyOf(extensions)));
-  }
+    /** RHCOS extensions such as {@code usbguard}. Needs a reboot. */
+    public static GenericKubernetesResource extensions(String name, String role, List<String> extensions) {
+        return of(name, role, Map.of("extensions", List.copyOf(extensions)));
+    }
 
-  /** A new OS image (what a cluster upgrade changes). Needs a reboot. */
-  public static GenericKubernetesResource osImageUrl(String name, String role, String url) {
-    return of(name, role, Map.of("osImageURL", url));
-  }
+    /** A new OS image (what a cluster upgrade changes). Needs a reboot. */
+    public static GenericKubernetesResource osImageUrl(String name, String role, String url) {
+        return of(name, role, Map.of("osImageURL", url));
+    }
 
-  /** Extra kernel arguments. Needs a reboot. */
-  public static GenericKubernetesResource kernelArguments(String name, String role,
-      List<String> arguments) {
-    return of(name, role, Map.of("kernelArguments", List.copyOf(arguments)));
-  }
+    /** Extra kernel arguments. Needs a reboot. */
+    public static GenericKubernetesResource kernelArguments(String name, String role, List<String> arguments) {
+        return of(name, role, Map.of("kernelArguments", List.copyOf(arguments)));
+    }
 
-  /**
-   * One file (mode 0644). A change to {@code /etc/containers/registries.conf} only reloads
-   * CRI-O; any other file reboots.
-   */
-  public static GenericKubernetesResource file(String name, String role, String path,
-      String contents) {
-    var file = new LinkedHashMap<String, Object>();
-    file.put("contents", Map.of("source", "data:," + java.net.URLEncoder.encode(contents,
-        java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20")));
-    file.put("mode", 420);
-    file.put("overwrite", true);
-    file.put("path", path);
-    return of(name, role, Map.of("config", Map.of(
-        "ignition", Map.of("version", "3.4.0"),
-        "storage", Map.of("files", List.of(file)))));
-  }
+    /**
+     * One file (mode 0644). A change to {@code /etc/containers/registries.conf} only reloads
+     * CRI-O; any other file reboots.
+     */
+    public static GenericKubernetesResource file(String name, String role, String path, String contents) {
+        var file = new LinkedHashMap<String, Object>();
+        file.put(
+                "contents",
+                Map.of(
+                        "source",
+                        "data:,"
+                                + URLEncoder.encode(contents, StandardCharsets.UTF_8)
+                                        .replace("+", "%20")));
+        file.put("mode", 420);
+        file.put("overwrite", true);
+        file.put("path", path);
+        return of(
+                name,
+                role,
+                Map.of(
+                        "config",
+                        Map.of(
+                                "ignition", Map.of("version", "3.4.0"),
+                                "storage", Map.of("files", List.of(file)))));
+    }
 
-  /** A MachineConfig with the given spec fields. */
-  public static GenericKubernetesResource of(String name, String role, Map<String, Object> spec) {
-    return new GenericKubernetesResourceBuilder()
-        .withApiVersion(Mco.API_VERSION)
-        .withKind("MachineConfig")
-        .withNewMetadata()
-        .withName(name)
-        .addToLabels(Mco.ROLE_LABEL, role)
-        .endMetadata()
-        .addToAdditionalProperties("spec", new LinkedHashMap<>(spec))
-        .build();
-  }
+    /** A MachineConfig with the given spec fields. */
+    public static GenericKubernetesResource of(String name, String role, Map<String, Object> spec) {
+        return new GenericKubernetesResourceBuilder()
+                .withApiVersion(Mco.API_VERSION)
+                .withKind("MachineConfig")
+                .withNewMetadata()
+                .withName(name)
+                .addToLabels(Mco.ROLE_LABEL, role)
+                .endMetadata()
+                .addToAdditionalProperties("spec", new LinkedHashMap<>(spec))
+                .build();
+    }
 }

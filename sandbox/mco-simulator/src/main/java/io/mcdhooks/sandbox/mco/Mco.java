@@ -15,98 +15,101 @@ import java.util.Map;
 /** Names of the Machine Config Operator's API: group, kinds, annotation keys, taints. */
 public final class Mco {
 
-  public static final String GROUP = "machineconfiguration.openshift.io";
-  public static final String VERSION = "v1";
-  public static final String API_VERSION = GROUP + "/" + VERSION;
+    public static final String GROUP = "machineconfiguration.openshift.io";
+    public static final String VERSION = "v1";
+    public static final String API_VERSION = GROUP + "/" + VERSION;
 
-  private static final String PREFIX = GROUP + "/";
-  /** Rendered config the node runs; written by the MCD, last, when the update is Done. */
-  public static final String CURRENT_CONFIG = PREFIX + "currentConfig";
-  /** Rendered config the node must move to; written by the MCC's node controller. */
-  public static final String DESIRED_CONFIG = PREFIX + "desiredConfig";
-  /** {@code Done}, {@code Working}, {@code Degraded} or {@code Unreconcilable}; written by the MCD. */
-  public static final String STATE = PREFIX + "state";
-  /** Error text when Degraded, {@code ""} otherwise; written by the MCD. */
-  public static final String REASON = PREFIX + "reason";
-  /** {@code drain-<rendered>} or {@code uncordon-<rendered>}; a request from the MCD. */
-  public static final String DESIRED_DRAIN = PREFIX + "desiredDrain";
-  /** Echo of {@link #DESIRED_DRAIN} once the drain controller has carried it out. */
-  public static final String LAST_APPLIED_DRAIN = PREFIX + "lastAppliedDrain";
-  /** {@code Rebooting} just before the reboot, {@code ""} after boot; written by the MCD. */
-  public static final String POST_CONFIG_ACTION = PREFIX + "post-config-action";
-  /** {@code HighlyAvailable} or {@code SingleReplica}; a single-replica node skips the drain. */
-  public static final String CONTROL_PLANE_TOPOLOGY = PREFIX + "controlPlaneTopology";
-  /** Label selecting the MachineConfigs of a role, e.g. {@code worker}. */
-  public static final String ROLE_LABEL = PREFIX + "role";
+    private static final String PREFIX = GROUP + "/";
+    /** Rendered config the node runs; written by the MCD, last, when the update is Done. */
+    public static final String CURRENT_CONFIG = PREFIX + "currentConfig";
+    /** Rendered config the node must move to; written by the MCC's node controller. */
+    public static final String DESIRED_CONFIG = PREFIX + "desiredConfig";
+    /** {@code Done}, {@code Working}, {@code Degraded} or {@code Unreconcilable}; written by the MCD. */
+    public static final String STATE = PREFIX + "state";
+    /** Error text when Degraded, {@code ""} otherwise; written by the MCD. */
+    public static final String REASON = PREFIX + "reason";
+    /** {@code drain-<rendered>} or {@code uncordon-<rendered>}; a request from the MCD. */
+    public static final String DESIRED_DRAIN = PREFIX + "desiredDrain";
+    /** Echo of {@link #DESIRED_DRAIN} once the drain controller has carried it out. */
+    public static final String LAST_APPLIED_DRAIN = PREFIX + "lastAppliedDrain";
+    /** {@code Rebooting} just before the reboot, {@code ""} after boot; written by the MCD. */
+    public static final String POST_CONFIG_ACTION = PREFIX + "post-config-action";
+    /** {@code HighlyAvailable} or {@code SingleReplica}; a single-replica node skips the drain. */
+    public static final String CONTROL_PLANE_TOPOLOGY = PREFIX + "controlPlaneTopology";
+    /** Label selecting the MachineConfigs of a role, e.g. {@code worker}. */
+    public static final String ROLE_LABEL = PREFIX + "role";
 
-  public static final String STATE_DONE = "Done";
-  public static final String STATE_WORKING = "Working";
-  public static final String STATE_DEGRADED = "Degraded";
-  public static final String STATE_UNRECONCILABLE = "Unreconcilable";
-  public static final String REBOOTING = "Rebooting";
+    public static final String STATE_DONE = "Done";
+    public static final String STATE_WORKING = "Working";
+    public static final String STATE_DEGRADED = "Degraded";
+    public static final String STATE_UNRECONCILABLE = "Unreconcilable";
+    public static final String REBOOTING = "Rebooting";
 
-  /** The taint the MCC puts on nodes that still have to update. */
-  public static final String UPDATE_IN_PROGRESS_TAINT = "UpdateInProgress";
-  /** The taint that mirrors {@code spec.unschedulable=true}. */
-  public static final String UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
-  public static final String ZONE_LABEL = "topology.kubernetes.io/zone";
+    /** The taint the MCC puts on nodes that still have to update. */
+    public static final String UPDATE_IN_PROGRESS_TAINT = "UpdateInProgress";
+    /** The taint that mirrors {@code spec.unschedulable=true}. */
+    public static final String UNSCHEDULABLE_TAINT = "node.kubernetes.io/unschedulable";
 
-  /** Namespace of the MCO's events: the MCO records them all in its own namespace. */
-  public static final String NAMESPACE = "openshift-machine-config-operator";
+    public static final String ZONE_LABEL = "topology.kubernetes.io/zone";
 
-  public static final ResourceDefinitionContext POOLS = context("MachineConfigPool");
-  public static final ResourceDefinitionContext MACHINE_CONFIGS = context("MachineConfig");
-  public static final ResourceDefinitionContext MACHINE_CONFIG_NODES = context("MachineConfigNode");
+    /** Namespace of the MCO's events: the MCO records them all in its own namespace. */
+    public static final String NAMESPACE = "openshift-machine-config-operator";
 
-  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+    public static final ResourceDefinitionContext POOLS = context("MachineConfigPool");
+    public static final ResourceDefinitionContext MACHINE_CONFIGS = context("MachineConfig");
+    public static final ResourceDefinitionContext MACHINE_CONFIG_NODES = context("MachineConfigNode");
 
-  private Mco() {
-  }
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
-  /** The patch type of {@link #set}. */
-  static PatchContext jsonPatch() {
-    return PatchContext.of(PatchType.JSON);
-  }
+    private Mco() {}
 
-  /**
-   * A JSON Patch that sets {@code path} to {@code value} ({@code add} replaces an existing
-   * member). The mock API server appends arrays in a JSON merge patch instead of replacing them,
-   * so anything holding a list is written this way.
-   */
-  static String set(String path, Object value) {
-    return SERIALIZATION.asJson(List.of(Map.of("op", "add", "path", path, "value", value)));
-  }
+    /** The patch type of {@link #set}. */
+    static PatchContext jsonPatch() {
+        return PatchContext.of(PatchType.JSON);
+    }
 
-  /** Converts a generic map (e.g. a pool's nodeSelector) into a model type. */
-  static <T> T convert(Object value, Class<T> type) {
-    return SERIALIZATION.convertValue(value, type);
-  }
+    /**
+     * A JSON Patch that sets {@code path} to {@code value} ({@code add} replaces an existing
+     * member). The mock API server appends arrays in a JSON merge patch instead of replacing them,
+     * so anything holding a list is written this way.
+     */
+    static String set(String path, Object value) {
+        return SERIALIZATION.asJson(List.of(Map.of("op", "add", "path", path, "value", value)));
+    }
 
-  /** MachineConfigPools as generic resources. */
-  public static NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList,
-      Resource<GenericKubernetesResource>> pools(KubernetesClient client) {
-    return client.genericKubernetesResources(POOLS);
-  }
+    /** Converts a generic map (e.g. a pool's nodeSelector) into a model type. */
+    static <T> T convert(Object value, Class<T> type) {
+        return SERIALIZATION.convertValue(value, type);
+    }
 
-  /** MachineConfigs (sources and rendered) as generic resources. */
-  public static NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList,
-      Resource<GenericKubernetesResource>> machineConfigs(KubernetesClient client) {
-    return client.genericKubernetesResources(MACHINE_CONFIGS);
-  }
+    /** MachineConfigPools as generic resources. */
+    public static NonNamespaceOperation<
+                    GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+            pools(KubernetesClient client) {
+        return client.genericKubernetesResources(POOLS);
+    }
 
-  /** MachineConfigNodes (v1) as generic resources. */
-  public static NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList,
-      Resource<GenericKubernetesResource>> machineConfigNodes(KubernetesClient client) {
-    return client.genericKubernetesResources(MACHINE_CONFIG_NODES);
-  }
+    /** MachineConfigs (sources and rendered) as generic resources. */
+    public static NonNamespaceOperation<
+                    GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+            machineConfigs(KubernetesClient client) {
+        return client.genericKubernetesResources(MACHINE_CONFIGS);
+    }
 
-  private static ResourceDefinitionContext context(String kind) {
-    return new ResourceDefinitionContext.Builder()
-        .withGroup(GROUP)
-        .withVersion(VERSION)
-        .withKind(kind)
-        .withPlural(kind.toLowerCase() + "s")
-        .withNamespaced(false)
-        .build();
-  }
+    /** MachineConfigNodes (v1) as generic resources. */
+    public static NonNamespaceOperation<
+                    GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+            machineConfigNodes(KubernetesClient client) {
+        return client.genericKubernetesResources(MACHINE_CONFIG_NODES);
+    }
+
+    private static ResourceDefinitionContext context(String kind) {
+        return new ResourceDefinitionContext.Builder()
+                .withGroup(GROUP)
+                .withVersion(VERSION)
+                .withKind(kind)
+                .withPlural(kind.toLowerCase() + "s")
+                .withNamespaced(false)
+                .build();
+    }
 }

@@ -15,52 +15,52 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class NodeCache {
 
-  private final SharedIndexInformer<Node> informer;
-  private final ConcurrentHashMap<String, Node> written = new ConcurrentHashMap<>();
+    private final SharedIndexInformer<Node> informer;
+    private final ConcurrentHashMap<String, Node> written = new ConcurrentHashMap<>();
 
-  NodeCache(SharedIndexInformer<Node> informer) {
-    this.informer = informer;
-  }
-
-  Node get(String name) {
-    Node fromWatch = informer.getStore().getByKey(name);
-    Node fromWrite = written.get(name);
-    return newer(fromWatch, fromWrite);
-  }
-
-  List<Node> all() {
-    var out = new ArrayList<Node>();
-    for (Node n : informer.getStore().list()) {
-      out.add(newer(n, written.get(n.getMetadata().getName())));
+    NodeCache(SharedIndexInformer<Node> informer) {
+        this.informer = informer;
     }
-    return out;
-  }
 
-  void wrote(Node node) {
-    written.merge(node.getMetadata().getName(), node, NodeCache::newer);
-  }
-
-  /** Drops our copy once the watch has caught up, so the map stays small. */
-  void seen(Node node) {
-    written.computeIfPresent(node.getMetadata().getName(),
-        (k, mine) -> version(mine) <= version(node) ? null : mine);
-  }
-
-  static Node newer(Node a, Node b) {
-    if (a == null) {
-      return b;
+    Node get(String name) {
+        Node fromWatch = informer.getStore().getByKey(name);
+        Node fromWrite = written.get(name);
+        return newer(fromWatch, fromWrite);
     }
-    if (b == null) {
-      return a;
-    }
-    return version(b) > version(a) ? b : a;
-  }
 
-  private static long version(Node n) {
-    try {
-      return Long.parseLong(n.getMetadata().getResourceVersion());
-    } catch (NumberFormatException | NullPointerException e) {
-      return -1;
+    List<Node> all() {
+        var out = new ArrayList<Node>();
+        for (Node n : informer.getStore().list()) {
+            out.add(newer(n, written.get(n.getMetadata().getName())));
+        }
+        return out;
     }
-  }
+
+    void wrote(Node node) {
+        written.merge(node.getMetadata().getName(), node, NodeCache::newer);
+    }
+
+    /** Drops our copy once the watch has caught up, so the map stays small. */
+    void seen(Node node) {
+        written.computeIfPresent(
+                node.getMetadata().getName(), (k, mine) -> version(mine) <= version(node) ? null : mine);
+    }
+
+    static Node newer(Node a, Node b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        return version(b) > version(a) ? b : a;
+    }
+
+    private static long version(Node n) {
+        try {
+            return Long.parseLong(n.getMetadata().getResourceVersion());
+        } catch (NumberFormatException | NullPointerException e) {
+            return -1;
+        }
+    }
 }

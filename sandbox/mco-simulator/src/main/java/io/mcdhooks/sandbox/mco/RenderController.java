@@ -21,101 +21,116 @@ import org.slf4j.LoggerFactory;
  */
 final class RenderController {
 
-  private static final Logger LOG = LoggerFactory.getLogger(RenderController.class);
-  static final String CONTROLLER_VERSION = "mco-simulator";
+    private static final Logger LOG = LoggerFactory.getLogger(RenderController.class);
+    static final String CONTROLLER_VERSION = "mco-simulator";
 
-  private final SimContext sim;
-  private final AtomicBoolean queued = new AtomicBoolean();
+    private final SimContext sim;
+    private final AtomicBoolean queued = new AtomicBoolean();
 
-  RenderController(SimContext sim) {
-    this.sim = sim;
-  }
-
-  void enqueue() {
-    if (queued.compareAndSet(false, true)) {
-      sim.clock.schedule("render", sim.timings.controllerDelay(), () -> {
-        queued.set(false);
-        syncAll();
-      });
+    RenderController(SimContext sim) {
+        this.sim = sim;
     }
-  }
 
-  private void syncAll() {
-    for (GenericKubernetesResource pool : sim.pools.getStore().list()) {
-      sync(pool);
+    void enqueue() {
+        if (queued.compareAndSet(false, true)) {
+            sim.clock.schedule("render", sim.timings.controllerDelay(), () -> {
+                queued.set(false);
+                syncAll();
+            });
+        }
     }
-  }
 
-  private void sync(GenericKubernetesResource pool) {
-    String poolName = pool.getMetadata().getName();
-    Renderer.Rendered rendered = Renderer.render(poolName,
-        sources(pool, sim.machineConfigs.getStore().list()));
-    if (sim.machineConfigs.getStore().getByKey(rendered.name()) == null) {
-      create(pool, rendered);
+    private void syncAll() {
+        for (GenericKubernetesResource pool : sim.pools.getStore().list()) {
+            sync(pool);
+        }
     }
-    Map<String, Object> spec = NodeController.map(pool.getAdditionalProperties().get("spec"));
-    Object current = NodeController.map(spec.get("configuration")).get("name");
-    if (!rendered.name().equals(current)) {
-      Mco.pools(sim.client).withName(poolName).patch(Mco.jsonPatch(),
-          Mco.set("/spec/configuration", configuration(rendered)));
-      LOG.atInfo().addKeyValue("pool", poolName).addKeyValue("config", rendered.name())
-          .log("Pool targets a new rendered config");
+
+    private void sync(GenericKubernetesResource pool) {
+        String poolName = pool.getMetadata().getName();
+        Renderer.Rendered rendered = Renderer.render(
+                poolName, sources(pool, sim.machineConfigs.getStore().list()));
+        if (sim.machineConfigs.getStore().getByKey(rendered.name()) == null) {
+            create(pool, rendered);
+        }
+        Map<String, Object> spec =
+                NodeController.map(pool.getAdditionalProperties().get("spec"));
+        Object current = NodeController.map(spec.get("configuration")).get("name");
+        if (!rendered.name().equals(current)) {
+            Mco.pools(sim.client)
+                    .withName(poolName)
+                    .patch(Mco.jsonPatch(), Mco.set("/spec/configuration", configuration(rendered)));
+            LOG.atInfo()
+                    .addKeyValue("pool", poolName)
+                    .addKeyValue("config", rendered.name())
+                    .log("Pool targets a new rendered config");
+        }
     }
-  }
 
-  /** The specs of the non-rendered MachineConfigs the pool selects. */
-  static Map<String, Map<String, Object>> sources(GenericKubernetesResource pool,
-      List<GenericKubernetesResource> configs) {
-    Object raw = NodeController.map(pool.getAdditionalProperties().get("spec"))
-        .get("machineConfigSelector");
-    LabelSelector selector = raw == null ? null : Mco.convert(raw, LabelSelector.class);
-    var out = new HashMap<String, Map<String, Object>>();
-    for (GenericKubernetesResource mc : configs) {
-      Map<String, String> labels = mc.getMetadata().getLabels() == null
-          ? Map.of() : mc.getMetadata().getLabels();
-      if (!isRendered(mc) && DisruptionBudgets.selects(selector, labels)) {
-        out.put(mc.getMetadata().getName(),
-            NodeController.map(mc.getAdditionalProperties().get("spec")));
-      }
+    /** The specs of the non-rendered MachineConfigs the pool selects. */
+    static Map<String, Map<String, Object>> sources(
+            GenericKubernetesResource pool, List<GenericKubernetesResource> configs) {
+        Object raw =
+                NodeController.map(pool.getAdditionalProperties().get("spec")).get("machineConfigSelector");
+        LabelSelector selector = raw == null ? null : Mco.convert(raw, LabelSelector.class);
+        var out = new HashMap<String, Map<String, Object>>();
+        for (GenericKubernetesResource mc : configs) {
+            Map<String, String> labels = mc.getMetadata().getLabels() == null
+                    ? Map.of()
+                    : mc.getMetadata().getLabels();
+            if (!isRendered(mc) && DisruptionBudgets.selects(selector, labels)) {
+                out.put(
+                        mc.getMetadata().getName(),
+                        NodeController.map(mc.getAdditionalProperties().get("spec")));
+            }
+        }
+        return out;
     }
-    return out;
-  }
 
-  static boolean isRendered(GenericKubernetesResource mc) {
-    return mc.getMetadata().getName().startsWith("rendered-");
-  }
-
-  static Map<String, Object> configuration(Renderer.Rendered rendered) {
-    return Map.of("name", rendered.name(), "source", rendered.sources().stream()
-        .map(s -> Map.of("apiVersion", Mco.API_VERSION, "kind", "MachineConfig", "name", s))
-        .toList());
-  }
-
-  /** The rendered MachineConfig object, owned by its pool. */
-  static GenericKubernetesResource renderedObject(GenericKubernetesResource pool,
-      Renderer.Rendered rendered) {
-    return new GenericKubernetesResourceBuilder()
-        .withApiVersion(Mco.API_VERSION)
-        .withKind("MachineConfig")
-        .withNewMetadata()
-        .withName(rendered.name())
-        .addToAnnotations(Mco.GROUP + "/generated-by-controller-version", CONTROLLER_VERSION)
-        .withOwnerReferences(new OwnerReferenceBuilder()
-            .withApiVersion(Mco.API_VERSION).withKind("MachineConfigPool")
-            .withName(pool.getMetadata().getName()).withUid(pool.getMetadata().getUid())
-            .withController(true).withBlockOwnerDeletion(true).build())
-        .endMetadata()
-        .addToAdditionalProperties("spec", rendered.spec())
-        .build();
-  }
-
-  private void create(GenericKubernetesResource pool, Renderer.Rendered rendered) {
-    try {
-      Mco.machineConfigs(sim.client).resource(renderedObject(pool, rendered)).create();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
-        throw e;
-      }
+    static boolean isRendered(GenericKubernetesResource mc) {
+        return mc.getMetadata().getName().startsWith("rendered-");
     }
-  }
+
+    static Map<String, Object> configuration(Renderer.Rendered rendered) {
+        return Map.of(
+                "name",
+                rendered.name(),
+                "source",
+                rendered.sources().stream()
+                        .map(s -> Map.of("apiVersion", Mco.API_VERSION, "kind", "MachineConfig", "name", s))
+                        .toList());
+    }
+
+    /** The rendered MachineConfig object, owned by its pool. */
+    static GenericKubernetesResource renderedObject(GenericKubernetesResource pool, Renderer.Rendered rendered) {
+        return new GenericKubernetesResourceBuilder()
+                .withApiVersion(Mco.API_VERSION)
+                .withKind("MachineConfig")
+                .withNewMetadata()
+                .withName(rendered.name())
+                .addToAnnotations(Mco.GROUP + "/generated-by-controller-version", CONTROLLER_VERSION)
+                .withOwnerReferences(new OwnerReferenceBuilder()
+                        .withApiVersion(Mco.API_VERSION)
+                        .withKind("MachineConfigPool")
+                        .withName(pool.getMetadata().getName())
+                        .withUid(pool.getMetadata().getUid())
+                        .withController(true)
+                        .withBlockOwnerDeletion(true)
+                        .build())
+                .endMetadata()
+                .addToAdditionalProperties("spec", rendered.spec())
+                .build();
+    }
+
+    private void create(GenericKubernetesResource pool, Renderer.Rendered rendered) {
+        try {
+            Mco.machineConfigs(sim.client)
+                    .resource(renderedObject(pool, rendered))
+                    .create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+                throw e;
+            }
+        }
+    }
 }

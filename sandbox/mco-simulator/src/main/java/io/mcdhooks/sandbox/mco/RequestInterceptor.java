@@ -12,9 +12,9 @@ import java.util.function.Supplier;
 @FunctionalInterface
 public interface RequestInterceptor {
 
-  /**
-   * The response to {@code request}: {@code proceed.get()} serves it normally (and may be delayed
-   * with {@link MockResponse#setBodyDelay}); anything else is returned without touching the store.
-   */
-  MockResponse intercept(RecordedRequest request, Supplier<MockResponse> proceed);
+    /**
+     * The response to {@code request}: {@code proceed.get()} serves it normally (and may be delayed
+     * with {@link MockResponse#setBodyDelay}); anything else is returned without touching the store.
+     */
+    MockResponse intercept(RecordedRequest request, Supplier<MockResponse> proceed);
 }

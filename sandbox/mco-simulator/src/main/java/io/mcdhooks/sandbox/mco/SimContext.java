@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -12,80 +13,84 @@ import java.util.concurrent.ConcurrentHashMap;
 /** What the simulated controllers and daemons share. */
 final class SimContext {
 
-  final KubernetesClient client;
-  final SimulatorConfig config;
-  final Timings timings;
-  final SimClock clock;
-  final NodeCache nodes;
-  final ClusterWriter writer;
-  final EventRecorder events;
-  final MachineConfigNodes mcns;
-  final SharedIndexInformer<GenericKubernetesResource> machineConfigs;
-  final SharedIndexInformer<GenericKubernetesResource> pools;
-  private final Map<String, List<Fault>> faults = new ConcurrentHashMap<>();
-  private final Map<String, Random> randoms = new ConcurrentHashMap<>();
+    final KubernetesClient client;
+    final SimulatorConfig config;
+    final Timings timings;
+    final SimClock clock;
+    final NodeCache nodes;
+    final ClusterWriter writer;
+    final EventRecorder events;
+    final MachineConfigNodes mcns;
+    final SharedIndexInformer<GenericKubernetesResource> machineConfigs;
+    final SharedIndexInformer<GenericKubernetesResource> pools;
+    private final Map<String, List<Fault>> faults = new ConcurrentHashMap<>();
+    private final Map<String, Random> randoms = new ConcurrentHashMap<>();
 
-  SimContext(KubernetesClient client, SimulatorConfig config, SimClock clock, NodeCache nodes,
-      SharedIndexInformer<GenericKubernetesResource> machineConfigs,
-      SharedIndexInformer<GenericKubernetesResource> pools) {
-    this.client = client;
-    this.config = config;
-    this.timings = config.timings();
-    this.clock = clock;
-    this.nodes = nodes;
-    this.writer = new ClusterWriter(client, nodes);
-    this.events = new EventRecorder(client, clock, config.seed());
-    this.mcns = new MachineConfigNodes(client, clock, config.machineConfigNodes());
-    this.machineConfigs = machineConfigs;
-    this.pools = pools;
-  }
-
-  /** {@code base} with this node's seeded jitter. */
-  Duration jittered(String node, Duration base) {
-    if (config.jitter() == 0) {
-      return base;
+    SimContext(
+            KubernetesClient client,
+            SimulatorConfig config,
+            SimClock clock,
+            NodeCache nodes,
+            SharedIndexInformer<GenericKubernetesResource> machineConfigs,
+            SharedIndexInformer<GenericKubernetesResource> pools) {
+        this.client = client;
+        this.config = config;
+        this.timings = config.timings();
+        this.clock = clock;
+        this.nodes = nodes;
+        this.writer = new ClusterWriter(client, nodes);
+        this.events = new EventRecorder(client, clock, config.seed());
+        this.mcns = new MachineConfigNodes(client, clock, config.machineConfigNodes());
+        this.machineConfigs = machineConfigs;
+        this.pools = pools;
     }
-    Random r = randoms.computeIfAbsent(node, n -> new Random(config.seed() ^ n.hashCode()));
-    double factor;
-    synchronized (r) {
-      factor = 1 + config.jitter() * (2 * r.nextDouble() - 1);
+
+    /** {@code base} with this node's seeded jitter. */
+    Duration jittered(String node, Duration base) {
+        if (config.jitter() == 0) {
+            return base;
+        }
+        Random r = randoms.computeIfAbsent(node, n -> new Random(config.seed() ^ n.hashCode()));
+        double factor;
+        synchronized (r) {
+            factor = 1 + config.jitter() * (2 * r.nextDouble() - 1);
+        }
+        return Duration.ofNanos((long) (base.toNanos() * factor));
     }
-    return Duration.ofNanos((long) (base.toNanos() * factor));
-  }
 
-  List<Fault> faults(String node) {
-    return faults.getOrDefault(node, List.of());
-  }
-
-  <F extends Fault> F fault(String node, Class<F> type) {
-    for (Fault f : faults(node)) {
-      if (type.isInstance(f)) {
-        return type.cast(f);
-      }
+    List<Fault> faults(String node) {
+        return faults.getOrDefault(node, List.of());
     }
-    return null;
-  }
 
-  void addFault(String node, Fault fault) {
-    faults.merge(node, List.of(fault), (a, b) -> {
-      var out = new java.util.ArrayList<>(a);
-      out.addAll(b);
-      return List.copyOf(out);
-    });
-  }
-
-  void clearFaults(String node) {
-    faults.remove(node);
-  }
-
-  /** The spec of a rendered MachineConfig, or an empty map if it is unknown. */
-  @SuppressWarnings("unchecked")
-  Map<String, Object> renderedSpec(String name) {
-    GenericKubernetesResource mc = machineConfigs.getStore().getByKey(name);
-    if (mc == null) {
-      mc = Mco.machineConfigs(client).withName(name).get();
+    <F extends Fault> F fault(String node, Class<F> type) {
+        for (Fault f : faults(node)) {
+            if (type.isInstance(f)) {
+                return type.cast(f);
+            }
+        }
+        return null;
     }
-    Object spec = mc == null ? null : mc.getAdditionalProperties().get("spec");
-    return spec instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-  }
+
+    void addFault(String node, Fault fault) {
+        faults.merge(node, List.of(fault), (a, b) -> {
+            var out = new ArrayList<>(a);
+            out.addAll(b);
+            return List.copyOf(out);
+        });
+    }
+
+    void clearFaults(String node) {
+        faults.remove(node);
+    }
+
+    /** The spec of a rendered MachineConfig, or an empty map if it is unknown. */
+    @SuppressWarnings("unchecked")
+    Map<String, Object> renderedSpec(String name) {
+        GenericKubernetesResource mc = machineConfigs.getStore().getByKey(name);
+        if (mc == null) {
+            mc = Mco.machineConfigs(client).withName(name).get();
+        }
+        Object spec = mc == null ? null : mc.getAdditionalProperties().get("spec");
+        return spec instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
 }

@@ -1,5 +1,7 @@
 package io.mcdhooks.sandbox.mco;
 
+import java.util.Objects;
+
 /**
  * Settings of one {@link McoSimulator}.
  *
@@ -13,54 +15,51 @@ package io.mcdhooks.sandbox.mco;
  * @param workerThreads threads that talk to the API server
  */
 public record SimulatorConfig(
-    double timeScale,
-    long seed,
-    double jitter,
-    Timings timings,
-    boolean machineConfigNodes,
-    String operatorNode,
-    int workerThreads) {
+        double timeScale,
+        long seed,
+        double jitter,
+        Timings timings,
+        boolean machineConfigNodes,
+        String operatorNode,
+        int workerThreads) {
 
-  public SimulatorConfig {
-    if (timeScale <= 0) {
-      throw new IllegalArgumentException("timeScale must be positive: " + timeScale);
+    public SimulatorConfig {
+        if (timeScale <= 0) {
+            throw new IllegalArgumentException("timeScale must be positive: " + timeScale);
+        }
+        if (jitter < 0 || jitter >= 1) {
+            throw new IllegalArgumentException("jitter must be in [0, 1): " + jitter);
+        }
+        if (workerThreads < 1) {
+            throw new IllegalArgumentException("workerThreads must be at least 1: " + workerThreads);
+        }
+        Objects.requireNonNull(timings, "timings");
     }
-    if (jitter < 0 || jitter >= 1) {
-      throw new IllegalArgumentException("jitter must be in [0, 1): " + jitter);
+
+    /** Scale 1000, seed 42, 10 % jitter, MCO timings, MachineConfigNodes on, 8 threads. */
+    public static SimulatorConfig defaults() {
+        return new SimulatorConfig(1000, 42, 0.1, Timings.mco(), true, null, 8);
     }
-    if (workerThreads < 1) {
-      throw new IllegalArgumentException("workerThreads must be at least 1: " + workerThreads);
+
+    public SimulatorConfig withTimeScale(double scale) {
+        return new SimulatorConfig(scale, seed, jitter, timings, machineConfigNodes, operatorNode, workerThreads);
     }
-    java.util.Objects.requireNonNull(timings, "timings");
-  }
 
-  /** Scale 1000, seed 42, 10 % jitter, MCO timings, MachineConfigNodes on, 8 threads. */
-  public static SimulatorConfig defaults() {
-    return new SimulatorConfig(1000, 42, 0.1, Timings.mco(), true, null, 8);
-  }
+    public SimulatorConfig withSeed(long newSeed) {
+        return new SimulatorConfig(
+                timeScale, newSeed, jitter, timings, machineConfigNodes, operatorNode, workerThreads);
+    }
 
-  public SimulatorConfig withTimeScale(double scale) {
-    return new SimulatorConfig(scale, seed, jitter, timings, machineConfigNodes, operatorNode,
-        workerThreads);
-  }
+    public SimulatorConfig withTimings(Timings newTimings) {
+        return new SimulatorConfig(
+                timeScale, seed, jitter, newTimings, machineConfigNodes, operatorNode, workerThreads);
+    }
 
-  public SimulatorConfig withSeed(long newSeed) {
-    return new SimulatorConfig(timeScale, newSeed, jitter, timings, machineConfigNodes,
-        operatorNode, workerThreads);
-  }
+    public SimulatorConfig withMachineConfigNodes(boolean enabled) {
+        return new SimulatorConfig(timeScale, seed, jitter, timings, enabled, operatorNode, workerThreads);
+    }
 
-  public SimulatorConfig withTimings(Timings newTimings) {
-    return new SimulatorConfig(timeScale, seed, jitter, newTimings, machineConfigNodes,
-        operatorNode, workerThreads);
-  }
-
-  public SimulatorConfig withMachineConfigNodes(boolean enabled) {
-    return new SimulatorConfig(timeScale, seed, jitter, timings, enabled, operatorNode,
-        workerThreads);
-  }
-
-  public SimulatorConfig withOperatorNode(String node) {
-    return new SimulatorConfig(timeScale, seed, jitter, timings, machineConfigNodes, node,
-        workerThreads);
-  }
+    public SimulatorConfig withOperatorNode(String node) {
+        return new SimulatorConfig(timeScale, seed, jitter, timings, machineConfigNodes, node, workerThreads);
+    }
 }

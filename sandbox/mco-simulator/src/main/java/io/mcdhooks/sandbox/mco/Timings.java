@@ -25,43 +25,43 @@ import java.time.Duration;
  * @param uncordonTimeout MCD wait for the uncordon (MCO: 10 min)
  */
 public record Timings(
-    Duration controllerDelay,
-    Duration preflight,
-    Duration drainPoll,
-    Duration mcdDrainTimeout,
-    Duration drainRequeue,
-    Duration drainFailingThreshold,
-    Duration drainFailingRequeue,
-    Duration drainControllerTimeout,
-    Duration evictRetry,
-    Duration drainHelperTimeout,
-    Duration podTermination,
-    Duration writeFiles,
-    Duration osUpdate,
-    Duration reboot,
-    Duration nodeMonitorGrace,
-    Duration mcdStartAfterBoot,
-    Duration uncordonTimeout) {
+        Duration controllerDelay,
+        Duration preflight,
+        Duration drainPoll,
+        Duration mcdDrainTimeout,
+        Duration drainRequeue,
+        Duration drainFailingThreshold,
+        Duration drainFailingRequeue,
+        Duration drainControllerTimeout,
+        Duration evictRetry,
+        Duration drainHelperTimeout,
+        Duration podTermination,
+        Duration writeFiles,
+        Duration osUpdate,
+        Duration reboot,
+        Duration nodeMonitorGrace,
+        Duration mcdStartAfterBoot,
+        Duration uncordonTimeout) {
 
-  /** The MCO's timings; one node's update with a reboot takes about 5 minutes. */
-  public static Timings mco() {
-    return new Timings(
-        Duration.ofSeconds(5),
-        Duration.ofSeconds(3),
-        Duration.ofSeconds(10),
-        Duration.ofHours(1),
-        Duration.ofMinutes(1),
-        Duration.ofMinutes(10),
-        Duration.ofMinutes(5),
-        Duration.ofHours(1),
-        Duration.ofSeconds(5),
-        Duration.ofSeconds(90),
-        Duration.ofSeconds(30),
-        Duration.ofSeconds(2),
-        Duration.ofSeconds(60),
-        Duration.ofSeconds(150),
-        Duration.ofSeconds(40),
-        Duration.ofSeconds(15),
-        Duration.ofMinutes(10));
-  }
+    /** The MCO's timings; one node's update with a reboot takes about 5 minutes. */
+    public static Timings mco() {
+        return new Timings(
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(3),
+                Duration.ofSeconds(10),
+                Duration.ofHours(1),
+                Duration.ofMinutes(1),
+                Duration.ofMinutes(10),
+                Duration.ofMinutes(5),
+                Duration.ofHours(1),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(90),
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(150),
+                Duration.ofSeconds(40),
+                Duration.ofSeconds(15),
+                Duration.ofMinutes(10));
+    }
 }

@@ -11,53 +11,61 @@ import org.junit.jupiter.api.Test;
 /** The MCO's counting rules applied to real nodes captured mid-update (see the fixture header). */
 class NodeViewFixtureTest {
 
-  private static final String WORKER_TARGET = "rendered-worker-a079988a31206987bed827f0242d7b3f";
-  private static final String MASTER_TARGET = "rendered-master-1f718b5bc3667e49797e9a47d9f48725";
+    private static final String WORKER_TARGET = "rendered-worker-a079988a31206987bed827f0242d7b3f";
+    private static final String MASTER_TARGET = "rendered-master-1f718b5bc3667e49797e9a47d9f48725";
 
-  private final List<Node> nodes = load();
+    private final List<Node> nodes = load();
 
-  private static List<Node> load() {
-    var list = new KubernetesSerialization().unmarshal(
-        NodeViewFixtureTest.class.getResourceAsStream("/fixtures/nodes-mid-update.yaml"),
-        KubernetesList.class);
-    return list.getItems().stream().map(Node.class::cast).toList();
-  }
+    private static List<Node> load() {
+        var list = new KubernetesSerialization()
+                .unmarshal(
+                        NodeViewFixtureTest.class.getResourceAsStream("/fixtures/nodes-mid-update.yaml"),
+                        KubernetesList.class);
+        return list.getItems().stream().map(Node.class::cast).toList();
+    }
 
-  private List<NodeView> pool(String role) {
-    return nodes.stream()
-        .filter(n -> n.getMetadata().getLabels().containsKey("node-role.kubernetes.io/" + role))
-        .map(NodeView::of)
-        .toList();
-  }
+    private List<NodeView> pool(String role) {
+        return nodes.stream()
+                .filter(n -> n.getMetadata().getLabels().containsKey("node-role.kubernetes.io/" + role))
+                .map(NodeView::of)
+                .toList();
+    }
 
-  @Test
-  void countsMatchThePoolStatusCapturedWithTheNodes() {
-    // the captured pools report unavailable=1, updated=1, ready=1 (worker) and 1, 0, 0 (master)
-    assertThat(UpdatePlanner.unavailable(pool("worker"))).hasSize(1);
-    assertThat(pool("worker")).filteredOn(n -> n.updatedTo(WORKER_TARGET)).hasSize(1);
-    assertThat(UpdatePlanner.unavailable(pool("master"))).hasSize(1);
-    assertThat(pool("master")).filteredOn(n -> n.updatedTo(MASTER_TARGET)).isEmpty();
-  }
+    @Test
+    void countsMatchThePoolStatusCapturedWithTheNodes() {
+        // the captured pools report unavailable=1, updated=1, ready=1 (worker) and 1, 0, 0 (master)
+        assertThat(UpdatePlanner.unavailable(pool("worker"))).hasSize(1);
+        assertThat(pool("worker")).filteredOn(n -> n.updatedTo(WORKER_TARGET)).hasSize(1);
+        assertThat(UpdatePlanner.unavailable(pool("master"))).hasSize(1);
+        assertThat(pool("master")).filteredOn(n -> n.updatedTo(MASTER_TARGET)).isEmpty();
+    }
 
-  @Test
-  void aCordonedWorkingNodeIsUnavailableAndATaintedDoneNodeIsNot() {
-    NodeView draining = view("ip-10-0-22-179.us-east-2.compute.internal");
-    NodeView waiting = view("ip-10-0-72-40.us-east-2.compute.internal");
+    @Test
+    void aCordonedWorkingNodeIsUnavailableAndATaintedDoneNodeIsNot() {
+        NodeView draining = view("ip-10-0-22-179.us-east-2.compute.internal");
+        NodeView waiting = view("ip-10-0-72-40.us-east-2.compute.internal");
 
-    assertThat(draining.unschedulable()).isTrue();
-    assertThat(draining.unavailable()).isTrue();
-    assertThat(waiting.unavailable()).as("UpdateInProgress taint is ignored").isFalse();
-  }
+        assertThat(draining.unschedulable()).isTrue();
+        assertThat(draining.unavailable()).isTrue();
+        assertThat(waiting.unavailable())
+                .as("UpdateInProgress taint is ignored")
+                .isFalse();
+    }
 
-  @Test
-  void noCapacityIsLeftInTheWorkerPoolAtMaxUnavailableOne() {
-    assertThat(UpdatePlanner.capacity(pool("worker"), WORKER_TARGET, MaxUnavailable.of(1))).isZero();
-    assertThat(UpdatePlanner.select(pool("worker"), WORKER_TARGET, MaxUnavailable.of(2), null))
-        .extracting(NodeView::name).containsExactly("ip-10-0-72-40.us-east-2.compute.internal");
-  }
+    @Test
+    void noCapacityIsLeftInTheWorkerPoolAtMaxUnavailableOne() {
+        assertThat(UpdatePlanner.capacity(pool("worker"), WORKER_TARGET, MaxUnavailable.of(1)))
+                .isZero();
+        assertThat(UpdatePlanner.select(pool("worker"), WORKER_TARGET, MaxUnavailable.of(2), null))
+                .extracting(NodeView::name)
+                .containsExactly("ip-10-0-72-40.us-east-2.compute.internal");
+    }
 
-  private NodeView view(String name) {
-    return nodes.stream().filter(n -> n.getMetadata().getName().equals(name)).findFirst()
-        .map(NodeView::of).orElseThrow();
-  }
+    private NodeView view(String name) {
+        return nodes.stream()
+                .filter(n -> n.getMetadata().getName().equals(name))
+                .findFirst()
+                .map(NodeView::of)
+                .orElseThrow();
+    }
 }

@@ -1,12 +1,11 @@
 package io.mcdhooks.sandbox.kafka.junit;
 
+import io.mcdhooks.sandbox.kafka.KafkaBroker;
+import io.mcdhooks.sandbox.kafka.KafkaBrokers;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
-
-import io.mcdhooks.sandbox.kafka.KafkaBroker;
-import io.mcdhooks.sandbox.kafka.KafkaBrokers;
 
 /**
  * Hands tests a real Kafka broker: {@code @ExtendWith(KafkaBrokerExtension.class)}, then take a
@@ -33,8 +32,10 @@ public final class KafkaBrokerExtension implements ParameterResolver {
 
     /** The JVM-wide broker, started on first use. */
     public static KafkaBroker broker(ExtensionContext context) {
-        return context.getRoot().getStore(NAMESPACE)
-                .getOrComputeIfAbsent(SharedBroker.class, k -> new SharedBroker(KafkaBrokers.start()), SharedBroker.class)
+        return context.getRoot()
+                .getStore(NAMESPACE)
+                .getOrComputeIfAbsent(
+                        SharedBroker.class, k -> new SharedBroker(KafkaBrokers.start()), SharedBroker.class)
                 .broker;
     }
 
