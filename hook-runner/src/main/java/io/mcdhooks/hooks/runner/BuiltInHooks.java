@@ -5,6 +5,7 @@ import io.mcdhooks.hooks.examples.KernelModuleReadinessHook;
 import io.mcdhooks.hooks.examples.NodeSelfCheckHook;
 import io.mcdhooks.hooks.exec.ExecHook;
 import io.mcdhooks.hooks.http.HttpHook;
+import io.mcdhooks.schemas.settings.ConfigException;
 import io.vertx.core.Vertx;
 
 /** The hooks {@link Main} hosts from configuration alone ({@code MCDHOOKS_HOOK_KIND}). */
@@ -34,6 +35,7 @@ final class BuiltInHooks {
             return new NodeSelfCheckHook(
                     vertx, config.hookName(), config.selector(), self.command(), self.url(), self.recheckAfter());
         }
-        throw new ConfigException("MCDHOOKS_HOOK_KIND is required: exec, http, kmod or selfcheck");
+        throw new ConfigException(HookRunnerConfig.HOOK_KIND.name() + " is required to run a built-in hook: expected "
+                + HookRunnerConfig.HOOK_KIND.grammar().accepted());
     }
 }
