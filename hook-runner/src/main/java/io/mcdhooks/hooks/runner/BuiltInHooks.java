@@ -14,11 +14,11 @@ final class BuiltInHooks {
     private BuiltInHooks() {}
 
     static Hook create(Vertx vertx, HookRunnerConfig config) {
-        HookSettings settings = config.hook();
-        if (settings instanceof HookSettings.Exec exec) {
+        BuiltInHookConfig settings = config.builtInHook();
+        if (settings instanceof BuiltInHookConfig.Exec exec) {
             return new ExecHook(config.hookName(), config.selector(), exec.command(), exec.recheckAfter());
         }
-        if (settings instanceof HookSettings.Http http) {
+        if (settings instanceof BuiltInHookConfig.Http http) {
             return new HttpHook(
                     vertx,
                     config.hookName(),
@@ -27,11 +27,11 @@ final class BuiltInHooks {
                     http.caFile(),
                     config.policy().checkTimeout());
         }
-        if (settings instanceof HookSettings.KernelModules kmod) {
+        if (settings instanceof BuiltInHookConfig.KernelModules kmod) {
             return new KernelModuleReadinessHook(
                     vertx, config.selector(), kmod.catalog(), kmod.modules(), kmod.recheckAfter());
         }
-        if (settings instanceof HookSettings.SelfCheck self) {
+        if (settings instanceof BuiltInHookConfig.SelfCheck self) {
             return new NodeSelfCheckHook(
                     vertx, config.hookName(), config.selector(), self.command(), self.url(), self.recheckAfter());
         }

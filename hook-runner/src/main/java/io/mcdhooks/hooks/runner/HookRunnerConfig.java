@@ -32,7 +32,7 @@ import java.util.stream.Collectors;
  *
  * @param nodeName       set for a node-local runner: it reads only its node's partition
  * @param selector       for the built-in hook kinds; {@code null} when a Java hook (which brings its own) is hosted
- * @param hook           the built-in hook's settings; {@code null} when a Java hook is hosted
+ * @param builtInHook    the built-in hook kind and its settings; {@code null} when a Java hook is hosted
  * @param httpPort       health and metrics; empty: none served
  * @param signingKeyFile the private key verdicts are signed with; {@code null}: unsigned
  * @param signingKeyId   the id the gatekeeper knows that key by (default: the key file's name)
@@ -48,7 +48,7 @@ public record HookRunnerConfig(
         String gateRequestsTopic,
         String verdictsTopic,
         String deadLetterTopic,
-        HookSettings hook,
+        BuiltInHookConfig builtInHook,
         KafkaSettings kafka,
         OptionalInt httpPort,
         Path signingKeyFile,
@@ -154,7 +154,7 @@ public record HookRunnerConfig(
             throw new ConfigException(MAX_OPEN_GATES.name() + "=" + maxOpenGates + " is less than " + CONCURRENCY.name()
                     + "=" + concurrency + ": expected at least as many open gates as checks at once");
         }
-        if (hook instanceof HookSettings.SelfCheck && nodeName == null) {
+        if (builtInHook instanceof BuiltInHookConfig.SelfCheck && nodeName == null) {
             throw new ConfigException(
                     NODE_NAME.name() + " is required for a selfcheck hook: expected the name of the node it checks");
         }
@@ -211,7 +211,7 @@ public record HookRunnerConfig(
                 settings.get(TopicSettings.GATE_REQUESTS),
                 settings.get(TopicSettings.VERDICTS),
                 settings.get(TopicSettings.DEAD_LETTER),
-                kind == null ? null : hookSettings(kind, settings),
+                kind == null ? null : builtInHook(kind, settings),
                 kafka,
                 settings.get(HTTP_PORT),
                 keyFile,
@@ -243,13 +243,13 @@ public record HookRunnerConfig(
         return new GateSelector(settings.get(STAGES), pools == null ? Set.of() : pools, labels);
     }
 
-    private static HookSettings hookSettings(String kind, Settings settings) {
+    private static BuiltInHookConfig builtInHook(String kind, Settings settings) {
         return switch (kind) {
-            case "exec" -> new HookSettings.Exec(settings.require(EXEC_COMMAND), settings.get(RECHECK_AFTER));
-            case "http" -> new HookSettings.Http(settings.require(HTTP_URL), settings.get(HTTP_CA_FILE));
+            case "exec" -> new BuiltInHookConfig.Exec(settings.require(EXEC_COMMAND), settings.get(RECHECK_AFTER));
+            case "http" -> new BuiltInHookConfig.Http(settings.require(HTTP_URL), settings.get(HTTP_CA_FILE));
             case "kmod" -> {
                 Duration recheck = settings.get(RECHECK_AFTER);
-                yield new HookSettings.KernelModules(
+                yield new BuiltInHookConfig.KernelModules(
                         settings.require(KMOD_CATALOG),
                         settings.require(KMOD_MODULES),
                         recheck == null ? Duration.ofMinutes(5) : recheck);
@@ -262,7 +262,7 @@ public record HookRunnerConfig(
                             + " and " + SELFCHECK_URL.name() + ": expected a command or a URL, not "
                             + (command == null ? "neither" : "both"));
                 }
-                yield new HookSettings.SelfCheck(command, url, settings.get(RECHECK_AFTER));
+                yield new BuiltInHookConfig.SelfCheck(command, url, settings.get(RECHECK_AFTER));
             }
             default -> throw new IllegalStateException("a kind the grammar of " + HOOK_KIND + " lets through: " + kind);
         };

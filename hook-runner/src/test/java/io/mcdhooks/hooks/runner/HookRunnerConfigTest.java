@@ -42,7 +42,7 @@ class HookRunnerConfigTest {
     void readsAnExecHookWithDefaults() {
         HookRunnerConfig config = HookRunnerConfig.fromEnvironment(env());
 
-        assertThat(config.hook()).isEqualTo(new HookSettings.Exec("/hooks/check.sh", null));
+        assertThat(config.builtInHook()).isEqualTo(new BuiltInHookConfig.Exec("/hooks/check.sh", null));
         assertThat(config.selector().stages()).containsExactlyInAnyOrder(Stage.values());
         assertThat(config.concurrency()).isEqualTo(16);
         assertThat(config.policy().heartbeatInterval()).isEqualTo(Duration.ofSeconds(30));
@@ -70,7 +70,8 @@ class HookRunnerConfigTest {
         assertThat(config.selector().nodeLabels()).isEqualTo(Map.of("gpu", "true", "topology.kubernetes.io/zone", "a"));
         assertThat(config.policy().heartbeatInterval()).isEqualTo(Duration.ofMillis(250));
         assertThat(config.policy().checkTimeout()).isEqualTo(Duration.ofMinutes(2));
-        assertThat(config.hook()).isEqualTo(new HookSettings.Exec("/hooks/check.sh", Duration.ofMinutes(1)));
+        assertThat(config.builtInHook())
+                .isEqualTo(new BuiltInHookConfig.Exec("/hooks/check.sh", Duration.ofMinutes(1)));
         assertThat(config.consumerGroup()).isEqualTo(Topics.nodeLocalHookGroup("disk-check", "node-7"));
         assertThat(config.httpPort()).isEmpty();
     }
@@ -84,9 +85,10 @@ class HookRunnerConfigTest {
                 "MCDHOOKS_NODE_NAME", "node-1",
                 "MCDHOOKS_SELFCHECK_URL", "http://localhost:10248/healthz"));
 
-        assertThat(http.hook()).isEqualTo(new HookSettings.Http(URI.create("https://hook.example/check"), null));
-        assertThat(selfcheck.hook())
-                .isEqualTo(new HookSettings.SelfCheck(null, URI.create("http://localhost:10248/healthz"), null));
+        assertThat(http.builtInHook())
+                .isEqualTo(new BuiltInHookConfig.Http(URI.create("https://hook.example/check"), null));
+        assertThat(selfcheck.builtInHook())
+                .isEqualTo(new BuiltInHookConfig.SelfCheck(null, URI.create("http://localhost:10248/healthz"), null));
     }
 
     @Test
@@ -97,7 +99,7 @@ class HookRunnerConfigTest {
 
         HookRunnerConfig config = HookRunnerConfig.from(settings, KafkaSettings.fromEnvironment(env));
 
-        assertThat(config.hook()).isNull();
+        assertThat(config.builtInHook()).isNull();
         assertThat(config.selector()).isNull();
         assertThat(settings.warnings())
                 .containsExactly(
@@ -116,8 +118,8 @@ class HookRunnerConfigTest {
         HookRunnerConfig config = HookRunnerConfig.fromEnvironment(env(
                 "MCDHOOKS_CONFIG_FILE", file.toString(), "MCDHOOKS_HOOK_KIND", "kmod", "MCDHOOKS_CONCURRENCY", "8"));
 
-        assertThat(config.hook())
-                .isEqualTo(new HookSettings.KernelModules(
+        assertThat(config.builtInHook())
+                .isEqualTo(new BuiltInHookConfig.KernelModules(
                         "/etc/catalog.json", List.of("nvidia", "ice"), Duration.ofMinutes(5)));
         assertThat(config.concurrency()).isEqualTo(8);
     }
