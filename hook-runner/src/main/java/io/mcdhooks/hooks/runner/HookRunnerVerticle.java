@@ -69,7 +69,7 @@ public final class HookRunnerVerticle extends VerticleBase {
 
     private final Map<String, OpenGate> open = new HashMap<>();
     private final ArrayDeque<OpenGate> ready = new ArrayDeque<>();
-    private final OffsetTracker offsets = new OffsetTracker();
+    private final OffsetTracker<TopicPartition> offsets = new OffsetTracker<>();
     private final Set<Future<?>> pendingIo = new HashSet<>();
     private GateRequestLog requests;
     private RecordPublisher publisher;
