@@ -15,21 +15,20 @@ public final class TopicSettings {
     public static final Grammar<String> TOPIC_NAME = Grammar.matching(
             Pattern.compile("[a-zA-Z0-9._-]{1,249}"), "a Kafka topic name: 1 to 249 of a-z, A-Z, 0-9, '.', '_', '-'");
 
-    public static final Setting<String> LIFECYCLE = Setting.of("MCDHOOKS_LIFECYCLE_TOPIC", TOPIC_NAME)
-            .orElse(Topics.LIFECYCLE)
-            .formerly("MCDHOOKS_TOPIC_LIFECYCLE");
-    public static final Setting<String> GATE_REQUESTS = Setting.of("MCDHOOKS_GATE_REQUESTS_TOPIC", TOPIC_NAME)
-            .orElse(Topics.GATE_REQUESTS)
-            .formerly("MCDHOOKS_TOPIC_GATE_REQUESTS");
-    public static final Setting<String> VERDICTS = Setting.of("MCDHOOKS_VERDICTS_TOPIC", TOPIC_NAME)
-            .orElse(Topics.VERDICTS)
-            .formerly("MCDHOOKS_TOPIC_VERDICTS");
-    public static final Setting<String> GATE_DECISIONS = Setting.of("MCDHOOKS_GATE_DECISIONS_TOPIC", TOPIC_NAME)
-            .orElse(Topics.GATE_DECISIONS)
-            .formerly("MCDHOOKS_TOPIC_GATE_DECISIONS");
-    public static final Setting<String> DEAD_LETTER = Setting.of("MCDHOOKS_DEAD_LETTER_TOPIC", TOPIC_NAME)
-            .orElse(Topics.DEAD_LETTER)
-            .formerly("MCDHOOKS_TOPIC_DEAD_LETTER");
+    public static final Setting<String> LIFECYCLE =
+            topic("MCDHOOKS_LIFECYCLE_TOPIC", Topics.LIFECYCLE, "MCDHOOKS_TOPIC_LIFECYCLE");
+    public static final Setting<String> GATE_REQUESTS =
+            topic("MCDHOOKS_GATE_REQUESTS_TOPIC", Topics.GATE_REQUESTS, "MCDHOOKS_TOPIC_GATE_REQUESTS");
+    public static final Setting<String> VERDICTS =
+            topic("MCDHOOKS_VERDICTS_TOPIC", Topics.VERDICTS, "MCDHOOKS_TOPIC_VERDICTS");
+    public static final Setting<String> GATE_DECISIONS =
+            topic("MCDHOOKS_GATE_DECISIONS_TOPIC", Topics.GATE_DECISIONS, "MCDHOOKS_TOPIC_GATE_DECISIONS");
+    public static final Setting<String> DEAD_LETTER =
+            topic("MCDHOOKS_DEAD_LETTER_TOPIC", Topics.DEAD_LETTER, "MCDHOOKS_TOPIC_DEAD_LETTER");
 
     private TopicSettings() {}
+
+    private static Setting<String> topic(String name, String fallback, String formerName) {
+        return Setting.of(name, TOPIC_NAME).orElse(fallback).formerly(formerName);
+    }
 }
