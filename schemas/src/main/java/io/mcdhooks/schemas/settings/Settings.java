@@ -30,7 +30,7 @@ public final class Settings {
     private final Map<String, String> given = new HashMap<>();
     private final Map<String, String> givenAs = new HashMap<>();
     private final List<String> notices = new ArrayList<>();
-    private final Map<String, String> effective = new LinkedHashMap<>();
+    private final Map<String, String> effective = new HashMap<>();
     private final Set<String> read = new HashSet<>();
 
     private Settings(Map<String, Setting<?>> catalogue) {
@@ -140,14 +140,18 @@ public final class Settings {
         return warnings;
     }
 
-    /** Every setting read so far and the value it took, in reading order; secrets masked. */
+    /** Every setting read so far and the value it took, in the catalogue's order; secrets masked. */
     public Map<String, String> effective() {
-        return Collections.unmodifiableMap(new LinkedHashMap<>(effective));
+        Map<String, String> ordered = new LinkedHashMap<>();
+        catalogue.keySet().stream()
+                .filter(effective::containsKey)
+                .forEach(name -> ordered.put(name, effective.get(name)));
+        return Collections.unmodifiableMap(ordered);
     }
 
     @Override
     public String toString() {
-        return effective.entrySet().stream()
+        return effective().entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue())
                 .collect(Collectors.joining(", "));
     }

@@ -74,7 +74,7 @@ class SettingsTest {
     }
 
     @Test
-    void recordsTheEffectiveConfigurationInReadingOrder() {
+    void recordsTheEffectiveConfigurationInTheCataloguesOrder() {
         Settings settings = Settings.of(Map.of("MCDHOOKS_TIMEOUT", "5m"), CATALOGUE);
 
         settings.get(TIMEOUT);
@@ -83,11 +83,11 @@ class SettingsTest {
 
         assertThat(settings.effective())
                 .containsExactly(
-                        entry("MCDHOOKS_TIMEOUT", "5m"),
                         entry("MCDHOOKS_ENFORCE", "true (default)"),
+                        entry("MCDHOOKS_TIMEOUT", "5m"),
                         entry("MCDHOOKS_NAME", "(unset)"));
         assertThat(settings.toString())
-                .isEqualTo("MCDHOOKS_TIMEOUT=5m, MCDHOOKS_ENFORCE=true (default), MCDHOOKS_NAME=(unset)");
+                .isEqualTo("MCDHOOKS_ENFORCE=true (default), MCDHOOKS_TIMEOUT=5m, MCDHOOKS_NAME=(unset)");
     }
 
     @Test
