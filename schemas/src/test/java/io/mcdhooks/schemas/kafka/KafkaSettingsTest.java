@@ -87,27 +87,20 @@ class KafkaSettingsTest {
 
     @Test
     void namesEveryTopicVariableAfterItsTopicAndKeepsTheBridgesFormerNames() {
-        List<Setting<String>> topics = List.of(
-                TopicSettings.LIFECYCLE,
-                TopicSettings.GATE_REQUESTS,
-                TopicSettings.VERDICTS,
-                TopicSettings.GATE_DECISIONS,
-                TopicSettings.DEAD_LETTER);
+        Map<Setting<String>, String> defaults = Map.of(
+                TopicSettings.LIFECYCLE, Topics.LIFECYCLE,
+                TopicSettings.GATE_REQUESTS, Topics.GATE_REQUESTS,
+                TopicSettings.VERDICTS, Topics.VERDICTS,
+                TopicSettings.GATE_DECISIONS, Topics.GATE_DECISIONS,
+                TopicSettings.DEAD_LETTER, Topics.DEAD_LETTER);
 
-        assertThat(topics).allSatisfy(topic -> {
+        defaults.forEach((topic, fallback) -> {
             assertThat(topic.name()).matches("MCDHOOKS_[A-Z_]+_TOPIC");
             String stem =
                     topic.name().substring("MCDHOOKS_".length(), topic.name().length() - "_TOPIC".length());
             assertThat(topic.formerNames()).containsExactly("MCDHOOKS_TOPIC_" + stem);
+            assertThat(topic.fallback()).as(topic.name()).isEqualTo(fallback);
         });
-        assertThat(topics)
-                .extracting(Setting::fallback)
-                .containsExactly(
-                        Topics.LIFECYCLE,
-                        Topics.GATE_REQUESTS,
-                        Topics.VERDICTS,
-                        Topics.GATE_DECISIONS,
-                        Topics.DEAD_LETTER);
         assertThatThrownBy(() -> TopicSettings.TOPIC_NAME.parse("verdicts topic"))
                 .isInstanceOf(IllegalArgumentException.class);
     }
