@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
  *
  * @param fallback    the default, or {@code null}: the setting is unset unless given
  * @param formerNames older names still read, with a warning that names this one
+ * @param secret      whether its value is never shown (by its name, as {@link Secrets} decides)
  */
 public record Setting<T>(String name, Grammar<T> grammar, String fallback, List<String> formerNames, boolean secret) {
 
@@ -41,11 +42,6 @@ public record Setting<T>(String name, Grammar<T> grammar, String fallback, List<
     /** This setting, also read under {@code names} (deprecated). */
     public Setting<T> formerly(String... names) {
         return new Setting<>(name, grammar, fallback, List.of(names), secret);
-    }
-
-    /** This setting, its value never shown. */
-    public Setting<T> asSecret() {
-        return new Setting<>(name, grammar, fallback, formerNames, true);
     }
 
     /** {@code value} as a log or a message may show it. */

@@ -121,11 +121,6 @@ public final class Settings {
         return value;
     }
 
-    /** Whether {@code setting} was given (under any of its names). */
-    public boolean isGiven(Setting<?> setting) {
-        return given.containsKey(setting.name());
-    }
-
     /**
      * What a person should hear about: former names in use, unknown {@code MCDHOOKS_*} variables
      * (with the setting of the nearest name), and settings given that this configuration does not use.

@@ -33,8 +33,6 @@ class SettingsTest {
         assertThat(settings.get(TIMEOUT)).isEqualTo(Duration.ofMinutes(5));
         assertThat(settings.get(ENFORCE)).isTrue();
         assertThat(settings.get(NAME)).isNull();
-        assertThat(settings.isGiven(TIMEOUT)).isTrue();
-        assertThat(settings.isGiven(ENFORCE)).isFalse();
     }
 
     @Test
