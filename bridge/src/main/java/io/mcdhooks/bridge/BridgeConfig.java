@@ -1,17 +1,21 @@
 package io.mcdhooks.bridge;
 
 import io.mcdhooks.schemas.kafka.KafkaSettings;
-import io.mcdhooks.schemas.kafka.Topics;
+import io.mcdhooks.schemas.kafka.TopicSettings;
+import io.mcdhooks.schemas.settings.ConfigException;
+import io.mcdhooks.schemas.settings.Grammar;
+import io.mcdhooks.schemas.settings.Setting;
+import io.mcdhooks.schemas.settings.Settings;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.regex.Pattern;
 
 /**
- * The bridge's settings, from environment variables. Kafka client settings come from
- * {@code KAFKA_*} variables (see {@link KafkaSettings}); the Kubernetes connection from the usual
- * in-cluster service account or {@code KUBECONFIG}.
+ * The bridge's settings, from environment variables (the grammars are {@link Grammar}'s). Kafka
+ * client settings come from {@code KAFKA_*} variables (see {@link KafkaSettings}); the Kubernetes
+ * connection from the usual in-cluster service account or {@code KUBECONFIG}.
  *
  * @param cluster          MCDHOOKS_CLUSTER: the name every message carries (required)
  * @param gatedPools       MCDHOOKS_GATED_POOLS: without the gatekeeper, the pools whose gates are
@@ -27,6 +31,7 @@ import java.util.stream.Collectors;
  * @param tick             MCDHOOKS_TICK: how often deadlines are checked
  * @param lagInterval      MCDHOOKS_LAG_INTERVAL: how often hooks' consumer groups are sampled
  * @param lagWindow        MCDHOOKS_LAG_WINDOW: how many samples a hook's lag state is judged over
+ * @param leaderElection   MCDHOOKS_LEADER_ELECTION: act only while holding the Lease (true), or at once
  */
 public record BridgeConfig(
         String cluster,
@@ -47,57 +52,106 @@ public record BridgeConfig(
         String gatePodImage,
         Duration tick,
         Duration lagInterval,
-        int lagWindow) {
+        int lagWindow,
+        boolean leaderElection) {
+
+    private static final Grammar<Duration> POSITIVE = Grammar.duration(Duration.ofMillis(1));
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+    private static final Pattern OBJECT_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+
+    public static final Setting<String> CLUSTER = Setting.of(
+            "MCDHOOKS_CLUSTER",
+            Grammar.matching(
+                    Pattern.compile("[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?"),
+                    "a lowercase DNS name of at most 63 characters"));
+    public static final Setting<Set<String>> GATED_POOLS = Setting.of(
+                    "MCDHOOKS_GATED_POOLS",
+                    Grammar.setOf(Grammar.matching(
+                            Pattern.compile("\\*|" + OBJECT_NAME.pattern()), "a pool name, or * for all pools")))
+            .orElse("*");
+    public static final Setting<Duration> GATE_TIMEOUT =
+            Setting.of("MCDHOOKS_GATE_TIMEOUT", POSITIVE).orElse("30m");
+    public static final Setting<Duration> RECOVERY_LOOKBACK =
+            Setting.of("MCDHOOKS_RECOVERY_LOOKBACK", POSITIVE).orElse("48h");
+    public static final Setting<Integer> HTTP_PORT =
+            Setting.of("MCDHOOKS_HTTP_PORT", Grammar.integer(0, 65535)).orElse("8080");
+    public static final Setting<Boolean> CREATE_TOPICS =
+            Setting.of("MCDHOOKS_CREATE_TOPICS", Grammar.BOOLEAN).orElse("false");
+    public static final Setting<Integer> TOPIC_PARTITIONS =
+            Setting.of("MCDHOOKS_TOPIC_PARTITIONS", Grammar.integer(1, 10_000)).orElse("12");
+    public static final Setting<Boolean> GATEKEEPER =
+            Setting.of("MCDHOOKS_GATEKEEPER", Grammar.BOOLEAN).orElse("true");
+    public static final Setting<String> NAMESPACE = Setting.of(
+                    "MCDHOOKS_NAMESPACE",
+                    Grammar.matching(DNS_LABEL, "a Kubernetes namespace name (a lowercase DNS label)"))
+            .orElse("mcdhooks");
+    public static final Setting<String> GATE_POD_IMAGE = Setting.of(
+                    "MCDHOOKS_GATE_POD_IMAGE",
+                    Grammar.matching(Pattern.compile("\\S+"), "a container image reference without spaces"))
+            .orElse("registry.k8s.io/pause:3.10");
+    public static final Setting<Duration> TICK =
+            Setting.of("MCDHOOKS_TICK", POSITIVE).orElse("1s");
+    public static final Setting<Duration> LAG_INTERVAL =
+            Setting.of("MCDHOOKS_LAG_INTERVAL", POSITIVE).orElse("10s");
+    public static final Setting<Integer> LAG_WINDOW =
+            Setting.of("MCDHOOKS_LAG_WINDOW", Grammar.integer(1, 10_000)).orElse("10");
+    public static final Setting<Boolean> LEADER_ELECTION =
+            Setting.of("MCDHOOKS_LEADER_ELECTION", Grammar.BOOLEAN).orElse("true");
+
+    /** Every variable the bridge reads. */
+    public static final List<Setting<?>> SETTINGS = List.of(
+            CLUSTER,
+            NAMESPACE,
+            GATEKEEPER,
+            LEADER_ELECTION,
+            GATED_POOLS,
+            GATE_TIMEOUT,
+            RECOVERY_LOOKBACK,
+            TICK,
+            GATE_POD_IMAGE,
+            HTTP_PORT,
+            CREATE_TOPICS,
+            TOPIC_PARTITIONS,
+            TopicSettings.LIFECYCLE,
+            TopicSettings.GATE_REQUESTS,
+            TopicSettings.VERDICTS,
+            TopicSettings.GATE_DECISIONS,
+            TopicSettings.DEAD_LETTER,
+            LAG_INTERVAL,
+            LAG_WINDOW);
 
     public BridgeConfig {
-        if (cluster == null || !cluster.matches("^[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?$")) {
-            throw new IllegalArgumentException(
-                    "MCDHOOKS_CLUSTER='" + cluster + "' must be a lowercase DNS name of at most 63 characters");
-        }
         kafka.bootstrapServers();
-        if (lagWindow < 1) {
-            throw new IllegalArgumentException("MCDHOOKS_LAG_WINDOW must be at least 1, was " + lagWindow);
-        }
-        if (topicPartitions < 1) {
-            throw new IllegalArgumentException("MCDHOOKS_TOPIC_PARTITIONS must be at least 1, was " + topicPartitions);
-        }
+        gatedPools = Set.copyOf(gatedPools);
     }
 
+    /** Reads the configuration from {@code env}; throws {@link ConfigException} naming the first bad variable. */
     public static BridgeConfig fromEnvironment(Map<String, String> env) {
-        return new BridgeConfig(
-                env.get("MCDHOOKS_CLUSTER"),
-                KafkaSettings.fromEnvironment(env),
-                env.getOrDefault("MCDHOOKS_TOPIC_LIFECYCLE", Topics.LIFECYCLE),
-                env.getOrDefault("MCDHOOKS_TOPIC_GATE_REQUESTS", Topics.GATE_REQUESTS),
-                Arrays.stream(env.getOrDefault("MCDHOOKS_GATED_POOLS", "*").split(","))
-                        .map(String::trim)
-                        .filter(s -> !s.isEmpty())
-                        .collect(Collectors.toUnmodifiableSet()),
-                Durations.parse("MCDHOOKS_GATE_TIMEOUT", env.getOrDefault("MCDHOOKS_GATE_TIMEOUT", "30m")),
-                Durations.parse("MCDHOOKS_RECOVERY_LOOKBACK", env.getOrDefault("MCDHOOKS_RECOVERY_LOOKBACK", "48h")),
-                integer(env, "MCDHOOKS_HTTP_PORT", 8080),
-                Boolean.parseBoolean(env.getOrDefault("MCDHOOKS_CREATE_TOPICS", "false")),
-                integer(env, "MCDHOOKS_TOPIC_PARTITIONS", 12),
-                env.getOrDefault("MCDHOOKS_TOPIC_VERDICTS", Topics.VERDICTS),
-                env.getOrDefault("MCDHOOKS_TOPIC_GATE_DECISIONS", Topics.GATE_DECISIONS),
-                env.getOrDefault("MCDHOOKS_TOPIC_DEAD_LETTER", Topics.DEAD_LETTER),
-                Boolean.parseBoolean(env.getOrDefault("MCDHOOKS_GATEKEEPER", "true")),
-                env.getOrDefault("MCDHOOKS_NAMESPACE", "mcdhooks"),
-                env.getOrDefault("MCDHOOKS_GATE_POD_IMAGE", "registry.k8s.io/pause:3.10"),
-                Durations.parse("MCDHOOKS_TICK", env.getOrDefault("MCDHOOKS_TICK", "1s")),
-                Durations.parse("MCDHOOKS_LAG_INTERVAL", env.getOrDefault("MCDHOOKS_LAG_INTERVAL", "10s")),
-                integer(env, "MCDHOOKS_LAG_WINDOW", 10));
+        return from(Settings.of(env, SETTINGS), KafkaSettings.fromEnvironment(env));
     }
 
-    private static int integer(Map<String, String> env, String name, int fallback) {
-        String value = env.get(name);
-        if (value == null || value.isBlank()) {
-            return fallback;
-        }
-        try {
-            return Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + "='" + value + "' is not a whole number", e);
-        }
+    /** The configuration {@code settings} (read against {@link #SETTINGS}) and {@code kafka} give. */
+    public static BridgeConfig from(Settings settings, KafkaSettings kafka) {
+        return new BridgeConfig(
+                settings.require(CLUSTER),
+                kafka,
+                settings.get(TopicSettings.LIFECYCLE),
+                settings.get(TopicSettings.GATE_REQUESTS),
+                settings.get(GATED_POOLS),
+                settings.get(GATE_TIMEOUT),
+                settings.get(RECOVERY_LOOKBACK),
+                settings.get(HTTP_PORT),
+                settings.get(CREATE_TOPICS),
+                settings.get(TOPIC_PARTITIONS),
+                settings.get(TopicSettings.VERDICTS),
+                settings.get(TopicSettings.GATE_DECISIONS),
+                settings.get(TopicSettings.DEAD_LETTER),
+                settings.get(GATEKEEPER),
+                settings.get(NAMESPACE),
+                settings.get(GATE_POD_IMAGE),
+                settings.get(TICK),
+                settings.get(LAG_INTERVAL),
+                settings.get(LAG_WINDOW),
+                settings.get(LEADER_ELECTION));
     }
 }

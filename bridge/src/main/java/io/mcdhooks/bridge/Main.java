@@ -4,6 +4,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.mcdhooks.bridge.metrics.BridgeMetrics;
+import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.mcdhooks.schemas.settings.ConfigException;
+import io.mcdhooks.schemas.settings.Settings;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -17,7 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The bridge process: configuration from the environment, one Vert.x, one Kubernetes client.
+ * The bridge process: configuration from the environment ({@link BridgeConfig}; a wrong value
+ * stops it with exit status {@value ConfigException#EXIT_STATUS} and one line naming the variable),
+ * one Vert.x, one Kubernetes client.
  * With {@code MCDHOOKS_LEADER_ELECTION=true} (the default) it acts only while it holds the
  * Lease {@value Leadership#LEASE} in {@code MCDHOOKS_NAMESPACE}, and exits when it loses it, to
  * start afresh as a standby. A standby serves {@link StandbyEndpoints}.
@@ -29,18 +34,18 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
+        Settings settings;
         BridgeConfig config;
         try {
-            config = BridgeConfig.fromEnvironment(System.getenv());
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            System.err.println("mcdhooks bridge: " + e.getMessage());
-            System.exit(2);
+            settings = Settings.of(System.getenv(), BridgeConfig.SETTINGS);
+            config = BridgeConfig.from(settings, KafkaSettings.fromEnvironment(System.getenv()));
+        } catch (ConfigException e) {
+            System.err.println("mcdhooks bridge: configuration error: " + e.getMessage());
+            System.exit(ConfigException.EXIT_STATUS);
             return;
         }
-        LOG.atInfo()
-                .addKeyValue("cluster", config.cluster())
-                .addKeyValue("kafka", config.kafka())
-                .log("starting bridge");
+        settings.warnings().forEach(warning -> LOG.warn("configuration: {}", warning));
+        LOG.info("starting bridge; effective configuration: {}, Kafka client {}", settings, config.kafka());
         BridgeMetrics metrics = BridgeMetrics.create();
         // Vert.x reports its own metrics (event loops, HTTP, pools) into the same registry.
         Vertx vertx = Vertx.builder()
@@ -50,7 +55,7 @@ public final class Main {
         KubernetesClient client = new KubernetesClientBuilder()
                 .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))
                 .build();
-        boolean elect = Boolean.parseBoolean(System.getenv().getOrDefault("MCDHOOKS_LEADER_ELECTION", "true"));
+        boolean elect = config.leaderElection();
         // A standby answers the probes too, until it leads and the bridge takes the port.
         Future<HttpServer> standby = elect
                 ? StandbyEndpoints.start(vertx, config.httpPort(), metrics)

@@ -23,11 +23,11 @@ public final class TestEnvironment {
         Map<String, String> env = new HashMap<>();
         env.put("MCDHOOKS_CLUSTER", cluster);
         env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
-        env.put("MCDHOOKS_TOPIC_LIFECYCLE", "lifecycle-" + suffix);
-        env.put("MCDHOOKS_TOPIC_GATE_REQUESTS", "gates-" + suffix);
-        env.put("MCDHOOKS_TOPIC_VERDICTS", "verdicts-" + suffix);
-        env.put("MCDHOOKS_TOPIC_GATE_DECISIONS", "decisions-" + suffix);
-        env.put("MCDHOOKS_TOPIC_DEAD_LETTER", "dead-letter-" + suffix);
+        env.put("MCDHOOKS_LIFECYCLE_TOPIC", "lifecycle-" + suffix);
+        env.put("MCDHOOKS_GATE_REQUESTS_TOPIC", "gates-" + suffix);
+        env.put("MCDHOOKS_VERDICTS_TOPIC", "verdicts-" + suffix);
+        env.put("MCDHOOKS_GATE_DECISIONS_TOPIC", "decisions-" + suffix);
+        env.put("MCDHOOKS_DEAD_LETTER_TOPIC", "dead-letter-" + suffix);
         env.put("MCDHOOKS_HTTP_PORT", "0");
         env.put("MCDHOOKS_CREATE_TOPICS", "true");
         env.put("MCDHOOKS_TOPIC_PARTITIONS", "3");

@@ -1,9 +1,10 @@
 package io.mcdhooks.bridge.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.mcdhooks.bridge.Durations;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
 import io.mcdhooks.schemas.kafka.Topics;
+import io.mcdhooks.schemas.settings.ConfigException;
+import io.mcdhooks.schemas.settings.Grammar;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.HashMap;
@@ -114,7 +115,7 @@ public final class Cli implements Runnable {
         String servers;
         try {
             servers = settings.bootstrapServers();
-        } catch (IllegalStateException e) {
+        } catch (ConfigException e) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "no Kafka given: use --bootstrap-servers or set KAFKA_BOOTSTRAP_SERVERS");
         }
@@ -141,14 +142,15 @@ public final class Cli implements Runnable {
         }
     }
 
-    /** Reads {@code 30s}, {@code 5m}, {@code 48h}, as configuration does. */
+    /** Reads durations in the grammar of configuration: {@code 30s}, {@code 5m}, {@code 48h}. */
     static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
             try {
-                return Durations.parse("duration", value);
+                return Grammar.parseDuration(value.trim());
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException("'" + value + "' is not a duration such as 30s, 5m, 48h");
+                throw new CommandLine.TypeConversionException(
+                        "'" + value + "' is not a duration: expected " + Grammar.DURATION_FORMS);
             }
         }
     }

@@ -19,7 +19,9 @@ import io.mcdhooks.bridge.Leadership;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.mcdhooks.schemas.kafka.TopicSettings;
 import io.mcdhooks.schemas.kafka.Topics;
+import io.mcdhooks.schemas.settings.Setting;
 import java.nio.file.Path;
 import java.util.AbstractMap;
 import java.util.Arrays;
@@ -43,13 +45,12 @@ import org.junit.jupiter.api.Test;
 class WorkloadsTest {
 
     static final String BRIDGE = "mcdhooks-bridge";
-    private static final Path BRIDGE_SOURCES = Path.of("src", "main", "java", "io", "mcdhooks", "bridge");
     private static final Path RUNNER_CONFIG = Path.of(
             "..", "hook-runner", "src", "main", "java", "io", "mcdhooks", "hooks", "runner", "HookRunnerConfig.java");
 
     @Test
     void theBridgeSetsOnlyVariablesTheBridgeReads() {
-        Set<String> known = literals(BRIDGE_SOURCES.resolve("BridgeConfig.java"), BRIDGE_SOURCES.resolve("Main.java"));
+        Set<String> known = BridgeConfig.SETTINGS.stream().map(Setting::name).collect(Collectors.toSet());
         assertThat(known).contains("MCDHOOKS_CLUSTER", "MCDHOOKS_NAMESPACE", "MCDHOOKS_LEADER_ELECTION");
         for (String name : env(bridge().getSpec().getTemplate().getSpec()).keySet()) {
             assertThat(known.contains(name) || isKafkaClientSetting(name))
@@ -241,8 +242,11 @@ class WorkloadsTest {
     @Test
     void theOperationsGuideDocumentsEveryVariableTheCodeReads() {
         String guide = Manifests.read(Path.of("..", "docs", "operations.md"));
-        Set<String> variables = new TreeSet<>(
-                literals(BRIDGE_SOURCES.resolve("BridgeConfig.java"), BRIDGE_SOURCES.resolve("Main.java")));
+        Set<String> variables = new TreeSet<>();
+        for (Setting<?> setting : BridgeConfig.SETTINGS) {
+            variables.add(setting.name());
+            variables.addAll(setting.formerNames());
+        }
         variables.addAll(runnerVariables());
         variables.add(KafkaSettings.PROPERTIES_FILE_VARIABLE);
         assertThat(variables).allSatisfy(v -> assertThat(guide).as(v).contains("`" + v + "`"));
@@ -359,16 +363,25 @@ class WorkloadsTest {
                 KafkaSettings.fromEnvironment(Map.of(name, "x")).asMap().keySet());
     }
 
-    /** The MCDHOOKS_* names the hook runner's configuration reads, from its source. */
+    /**
+     * The MCDHOOKS_* names the hook runner's configuration reads, from its source: its own literals
+     * and the shared topic settings it names (with their former names).
+     */
     static Set<String> runnerVariables() {
-        String source = Manifests.read(RUNNER_CONFIG);
-        Set<String> names = new TreeSet<>();
-        Matcher m = Pattern.compile("s\\.(?:optional|required|matching|integer|duration|uri|path)\\(\"([A-Z_]+)\"")
-                .matcher(source);
+        Set<String> names = new TreeSet<>(literals(RUNNER_CONFIG));
+        Matcher m = Pattern.compile("TopicSettings\\.([A-Z_]+)\\b").matcher(Manifests.read(RUNNER_CONFIG));
         while (m.find()) {
-            names.add("MCDHOOKS_" + m.group(1));
+            Object field;
+            try {
+                field = TopicSettings.class.getField(m.group(1)).get(null);
+            } catch (ReflectiveOperationException e) {
+                throw new AssertionError("TopicSettings." + m.group(1), e);
+            }
+            if (field instanceof Setting<?> topic) {
+                names.add(topic.name());
+                names.addAll(topic.formerNames());
+            }
         }
-        names.addAll(literals(RUNNER_CONFIG));
         return names;
     }
 

@@ -19,5 +19,5 @@ public interface Hook {
     GateSelector selector();
 
     /** Checks one gate and attempt. */
-    CompletionStage<Decision> check(GateRequest request, CheckContext context);
+    CompletionStage<CheckResult> check(GateRequest request, CheckContext context);
 }

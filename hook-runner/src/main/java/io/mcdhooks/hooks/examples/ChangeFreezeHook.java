@@ -1,7 +1,7 @@
 package io.mcdhooks.hooks.examples;
 
 import io.mcdhooks.hooks.api.CheckContext;
-import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.api.CheckResult;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.hooks.api.Hook;
 import io.mcdhooks.hooks.runner.Main;
@@ -35,13 +35,13 @@ public final class ChangeFreezeHook implements Hook {
     }
 
     @Override
-    public CompletionStage<Decision> check(GateRequest request, CheckContext context) {
+    public CompletionStage<CheckResult> check(GateRequest request, CheckContext context) {
         // Files.exists touches the disk: run it on a worker, never on the event loop.
         return context.blocking(() -> Files.exists(freezeFile))
                 .thenApply(frozen -> frozen
-                        ? Decision.failAndRecheck(
+                        ? CheckResult.failAndRecheck(
                                 "ChangeFreeze", "change freeze: " + freezeFile + " exists", recheckAfter)
-                        : Decision.pass(
+                        : CheckResult.pass(
                                 "NoChangeFreeze",
                                 "no change freeze for pool " + request.pool().name()));
     }

@@ -1,7 +1,7 @@
 package io.mcdhooks.hooks.examples;
 
 import io.mcdhooks.hooks.api.CheckContext;
-import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.api.CheckResult;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.hooks.api.Hook;
 import io.mcdhooks.schemas.GateRequest;
@@ -48,7 +48,7 @@ public final class KernelModuleReadinessHook implements Hook {
     }
 
     @Override
-    public CompletionStage<Decision> check(GateRequest request, CheckContext context) {
+    public CompletionStage<CheckResult> check(GateRequest request, CheckContext context) {
         return readCatalog(context.vertx())
                 .compose(bytes -> context.vertx().executeBlocking(() -> ModuleCatalog.parse(bytes.getBytes()), false))
                 .map(catalog -> catalog.assess(request, modules, recheckAfter))

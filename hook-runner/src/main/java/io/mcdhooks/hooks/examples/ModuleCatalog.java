@@ -2,7 +2,7 @@ package io.mcdhooks.hooks.examples;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.api.CheckResult;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import java.io.IOException;
@@ -44,14 +44,14 @@ public record ModuleCatalog(Map<String, String> images, Map<String, Map<String, 
      * PASS once every required module is built for the target's kernel; until then a FAIL that
      * asks to be checked again, since the pipeline publishes builds later.
      */
-    public Decision assess(GateRequest request, List<String> required, Duration recheckAfter) {
+    public CheckResult assess(GateRequest request, List<String> required, Duration recheckAfter) {
         String image = request.target().osImageURL();
         if (image == null || image.isBlank()) {
-            return Decision.fail(NO_TARGET_IMAGE, "the request names no target OS image, so its kernel is unknown");
+            return CheckResult.fail(NO_TARGET_IMAGE, "the request names no target OS image, so its kernel is unknown");
         }
         String kernel = images.get(image);
         if (kernel == null) {
-            return Decision.failAndRecheck(
+            return CheckResult.failAndRecheck(
                     KERNEL_UNKNOWN, "the module catalog does not know the kernel of " + image + " yet", recheckAfter);
         }
         String type = request.target().kernelType() == null
@@ -62,13 +62,13 @@ public record ModuleCatalog(Map<String, String> images, Map<String, Map<String, 
         List<String> missing = new ArrayList<>(required);
         missing.removeAll(built);
         if (!missing.isEmpty()) {
-            return Decision.failAndRecheck(
+            return CheckResult.failAndRecheck(
                     NOT_BUILT,
                     "modules " + String.join(", ", missing) + " are not built yet for kernel " + kernel + " (" + type
                             + ")",
                     recheckAfter);
         }
-        return Decision.pass(
+        return CheckResult.pass(
                 READY,
                 "modules " + String.join(", ", required) + " are built for kernel " + kernel + " (" + type + ")");
     }

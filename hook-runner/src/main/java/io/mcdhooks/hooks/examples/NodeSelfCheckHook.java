@@ -1,7 +1,7 @@
 package io.mcdhooks.hooks.examples;
 
 import io.mcdhooks.hooks.api.CheckContext;
-import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.api.CheckResult;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.hooks.api.Hook;
 import io.mcdhooks.hooks.exec.CommandResult;
@@ -61,7 +61,7 @@ public final class NodeSelfCheckHook implements Hook {
     }
 
     @Override
-    public CompletionStage<Decision> check(GateRequest request, CheckContext context) {
+    public CompletionStage<CheckResult> check(GateRequest request, CheckContext context) {
         if (command != null) {
             byte[] json = codec.encode(request);
             return context.blocking(
@@ -75,23 +75,23 @@ public final class NodeSelfCheckHook implements Hook {
                 .toCompletionStage();
     }
 
-    private Decision fromCommand(CommandResult result) {
+    private CheckResult fromCommand(CommandResult result) {
         return result.exitCode() == 0
-                ? Decision.pass(HEALTHY, result.lastLine())
+                ? CheckResult.pass(HEALTHY, result.lastLine())
                 : unhealthy("health command exited " + result.exitCode() + ": " + result.lastLine());
     }
 
-    private Decision fromProbe(HttpResponse<Buffer> response) {
+    private CheckResult fromProbe(HttpResponse<Buffer> response) {
         String body =
                 response.bodyAsString() == null ? "" : response.bodyAsString().strip();
         return response.statusCode() / 100 == 2
-                ? Decision.pass(HEALTHY, "probe " + url + ": " + body)
+                ? CheckResult.pass(HEALTHY, "probe " + url + ": " + body)
                 : unhealthy("probe " + url + " answered HTTP " + response.statusCode() + ": " + body);
     }
 
-    private Decision unhealthy(String message) {
+    private CheckResult unhealthy(String message) {
         return recheckAfter == null
-                ? Decision.fail(UNHEALTHY, message)
-                : Decision.failAndRecheck(UNHEALTHY, message, recheckAfter);
+                ? CheckResult.fail(UNHEALTHY, message)
+                : CheckResult.failAndRecheck(UNHEALTHY, message, recheckAfter);
     }
 }

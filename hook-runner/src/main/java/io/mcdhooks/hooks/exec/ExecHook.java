@@ -1,7 +1,7 @@
 package io.mcdhooks.hooks.exec;
 
 import io.mcdhooks.hooks.api.CheckContext;
-import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.api.CheckResult;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.hooks.api.Hook;
 import io.mcdhooks.schemas.GateRequest;
@@ -41,21 +41,21 @@ public final class ExecHook implements Hook {
     }
 
     @Override
-    public CompletionStage<Decision> check(GateRequest request, CheckContext context) {
+    public CompletionStage<CheckResult> check(GateRequest request, CheckContext context) {
         byte[] json = codec.encode(request);
         return context.blocking(() -> GroupCommand.run(command, RequestEnvironment.of(request, name), json, context))
                 .thenApply(this::decide);
     }
 
-    Decision decide(CommandResult result) {
+    CheckResult decide(CommandResult result) {
         String message = result.lastLine();
         if (result.exitCode() == 0) {
-            return Decision.pass(PASSED, message);
+            return CheckResult.pass(PASSED, message);
         }
         if (result.exitCode() == FAIL_EXIT_CODE) {
             return recheckAfter == null
-                    ? Decision.fail(FAILED, message)
-                    : Decision.failAndRecheck(FAILED, message, recheckAfter);
+                    ? CheckResult.fail(FAILED, message)
+                    : CheckResult.failAndRecheck(FAILED, message, recheckAfter);
         }
         throw new TransientCommandException(
                 "exit code " + result.exitCode() + (message.isEmpty() ? "" : ": " + message));

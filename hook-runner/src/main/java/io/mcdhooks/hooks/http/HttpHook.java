@@ -3,7 +3,7 @@ package io.mcdhooks.hooks.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.mcdhooks.hooks.api.CheckContext;
-import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.api.CheckResult;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.hooks.api.Hook;
 import io.mcdhooks.schemas.GateRequest;
@@ -60,7 +60,7 @@ public final class HttpHook implements Hook {
     }
 
     @Override
-    public CompletionStage<Decision> check(GateRequest request, CheckContext context) {
+    public CompletionStage<CheckResult> check(GateRequest request, CheckContext context) {
         byte[] body = StructuredCloudEvent.of(request, codec, source, OffsetDateTime.now(ZoneOffset.UTC));
         return client.postAbs(url.toString())
                 .putHeader("content-type", StructuredCloudEvent.CONTENT_TYPE)
@@ -70,12 +70,12 @@ public final class HttpHook implements Hook {
                 .toCompletionStage();
     }
 
-    static Future<Decision> decide(HttpResponse<Buffer> response) {
+    static Future<CheckResult> decide(HttpResponse<Buffer> response) {
         if (response.statusCode() / 100 != 2) {
             return Future.failedFuture("HTTP " + response.statusCode() + " from the hook");
         }
         try {
-            return Future.succeededFuture(decision(
+            return Future.succeededFuture(resultOf(
                     response.body() == null ? new byte[0] : response.body().getBytes()));
         } catch (IllegalArgumentException e) {
             return Future.failedFuture(e.getMessage());
@@ -87,7 +87,7 @@ public final class HttpHook implements Hook {
      * {@code FAIL}), optional {@code reason} and {@code message}, and on a FAIL an optional
      * {@code retryAfterSeconds} asking for a re-check. Other fields, as in a full Verdict, are ignored.
      */
-    public static Decision decision(byte[] body) {
+    public static CheckResult resultOf(byte[] body) {
         try {
             JsonNode json = MAPPER.readTree(body);
             Outcome outcome = Outcome.valueOf(json.path("outcome").asText());
@@ -97,7 +97,7 @@ public final class HttpHook implements Hook {
             Duration retryAfter = outcome == Outcome.FAIL && retry.canConvertToInt() && retry.asInt() > 0
                     ? Duration.ofSeconds(retry.asInt())
                     : null;
-            return new Decision(outcome, reason, message, retryAfter);
+            return new CheckResult(outcome, reason, message, retryAfter);
         } catch (IOException | IllegalArgumentException | NullPointerException e) {
             throw new IllegalArgumentException("unreadable verdict from the hook: " + e.getMessage(), e);
         }

@@ -5,6 +5,7 @@ import io.mcdhooks.hooks.examples.KernelModuleReadinessHook;
 import io.mcdhooks.hooks.examples.NodeSelfCheckHook;
 import io.mcdhooks.hooks.exec.ExecHook;
 import io.mcdhooks.hooks.http.HttpHook;
+import io.mcdhooks.schemas.settings.ConfigException;
 import io.vertx.core.Vertx;
 
 /** The hooks {@link Main} hosts from configuration alone ({@code MCDHOOKS_HOOK_KIND}). */
@@ -13,11 +14,11 @@ final class BuiltInHooks {
     private BuiltInHooks() {}
 
     static Hook create(Vertx vertx, HookRunnerConfig config) {
-        HookSettings settings = config.hook();
-        if (settings instanceof HookSettings.Exec exec) {
+        BuiltInHookConfig settings = config.builtInHook();
+        if (settings instanceof BuiltInHookConfig.Exec exec) {
             return new ExecHook(config.hookName(), config.selector(), exec.command(), exec.recheckAfter());
         }
-        if (settings instanceof HookSettings.Http http) {
+        if (settings instanceof BuiltInHookConfig.Http http) {
             return new HttpHook(
                     vertx,
                     config.hookName(),
@@ -26,14 +27,15 @@ final class BuiltInHooks {
                     http.caFile(),
                     config.policy().checkTimeout());
         }
-        if (settings instanceof HookSettings.KernelModules kmod) {
+        if (settings instanceof BuiltInHookConfig.KernelModules kmod) {
             return new KernelModuleReadinessHook(
                     vertx, config.selector(), kmod.catalog(), kmod.modules(), kmod.recheckAfter());
         }
-        if (settings instanceof HookSettings.SelfCheck self) {
+        if (settings instanceof BuiltInHookConfig.SelfCheck self) {
             return new NodeSelfCheckHook(
                     vertx, config.hookName(), config.selector(), self.command(), self.url(), self.recheckAfter());
         }
-        throw new ConfigException("MCDHOOKS_HOOK_KIND is required: exec, http, kmod or selfcheck");
+        throw new ConfigException(HookRunnerConfig.HOOK_KIND.name() + " is required to run a built-in hook: expected "
+                + HookRunnerConfig.HOOK_KIND.grammar().accepted());
     }
 }

@@ -1,6 +1,6 @@
 package io.mcdhooks.hooks.runner;
 
-import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.api.CheckResult;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Verdict;
@@ -10,9 +10,9 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * The rules for one open gate and attempt, free of I/O: how long a run may take, what a decision,
+ * The rules for one open gate and attempt, free of I/O: how long a run may take, what a result,
  * an error or a timeout leads to, and the verdicts that go out. The runner feeds it events and
- * the current time; it answers with a {@link Step}.
+ * the current time; it answers with a {@link FollowUp}.
  */
 final class GateCheck {
 
@@ -47,50 +47,50 @@ final class GateCheck {
         return byTimeout.isBefore(request.deadline()) ? byTimeout : request.deadline();
     }
 
-    Step onDecision(Decision decision, Instant now) {
+    FollowUp onResult(CheckResult result, Instant now) {
         transientFailures = 0;
-        if (decision.retryAfter() == null) {
-            return new Step.Finish(decision);
+        if (result.retryAfter() == null) {
+            return new FollowUp.Finish(result);
         }
-        Instant at = now.plus(decision.retryAfter());
+        Instant at = now.plus(result.retryAfter());
         if (!at.isBefore(request.deadline())) {
             // No re-check can happen in time: the FAIL stands and must not promise one.
-            return new Step.Finish(decision.standing());
+            return new FollowUp.Finish(result.standing());
         }
-        return new Step.Recheck(decision, at);
+        return new FollowUp.Recheck(result, at);
     }
 
-    Step onError(String error, Instant now) {
+    FollowUp onError(String error, Instant now) {
         transientFailures++;
         Instant at = now.plus(policy.backoff(transientFailures));
         if (!at.isBefore(request.deadline())) {
-            return new Step.Finish(Decision.fail(
+            return new FollowUp.Finish(CheckResult.fail(
                     FAILED_REASON,
                     "the check failed " + transientFailures
                             + " time(s) and cannot be retried before the deadline; last error: " + error));
         }
-        return new Step.Retry(at, error);
+        return new FollowUp.Retry(at, error);
     }
 
-    Step onTimeout(Instant startedAt, Instant now) {
+    FollowUp onTimeout(Instant startedAt, Instant now) {
         Instant cutoff = cutoff(startedAt);
         String limit = cutoff.equals(request.deadline())
                 ? "the gate's deadline " + request.deadline()
                 : "the check timeout of " + policy.checkTimeout().toSeconds() + "s";
-        return new Step.Finish(Decision.fail(
+        return new FollowUp.Finish(CheckResult.fail(
                 TIMED_OUT_REASON,
                 "the check was still running at " + limit + " and was cancelled after "
                         + Duration.between(startedAt, now).toSeconds() + "s"));
     }
 
-    Verdict verdict(Decision decision, Instant now) {
+    Verdict verdict(CheckResult result, Instant now) {
         return Verdict.answering(
                 request,
                 hook,
-                decision.outcome(),
-                decision.reason(),
-                decision.message(),
-                decision.retryAfter() == null ? null : seconds(decision.retryAfter()),
+                result.outcome(),
+                result.reason(),
+                result.message(),
+                result.retryAfter() == null ? null : seconds(result.retryAfter()),
                 now);
     }
 
@@ -104,14 +104,14 @@ final class GateCheck {
      * The CloudEvents id of a PASS or FAIL: the same for the same gate, attempt, hook, outcome and
      * reason, so that a verdict republished after a crash or a re-check is recognised as a duplicate.
      */
-    String finalVerdictId(Decision decision) {
+    String finalVerdictId(CheckResult result) {
         String identity = String.join(
                 "\n",
                 request.gateId(),
                 Integer.toString(request.attempt()),
                 hook,
-                decision.outcome().name(),
-                decision.reason());
+                result.outcome().name(),
+                result.reason());
         return UUID.nameUUIDFromBytes(identity.getBytes(StandardCharsets.UTF_8)).toString();
     }
 

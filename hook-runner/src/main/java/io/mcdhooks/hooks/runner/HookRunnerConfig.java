@@ -3,36 +3,39 @@ package io.mcdhooks.hooks.runner;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.mcdhooks.schemas.kafka.TopicSettings;
 import io.mcdhooks.schemas.kafka.Topics;
-import java.io.IOException;
-import java.io.Reader;
+import io.mcdhooks.schemas.settings.ConfigException;
+import io.mcdhooks.schemas.settings.Grammar;
+import io.mcdhooks.schemas.settings.PropertiesFile;
+import io.mcdhooks.schemas.settings.Setting;
+import io.mcdhooks.schemas.settings.Settings;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
+import java.util.OptionalInt;
 import java.util.Set;
-import java.util.regex.Matcher;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Everything a runner process needs, read once from the environment ({@code MCDHOOKS_*}, and the
- * Kafka client's {@code KAFKA_*} through {@link KafkaSettings}). A properties file named by
- * {@code MCDHOOKS_CONFIG_FILE} may hold the same {@code MCDHOOKS_*} names; variables override it.
+ * Everything a runner process needs, read once from the environment ({@code MCDHOOKS_*}, in the
+ * grammars of {@link Grammar}, and the Kafka client's {@code KAFKA_*} through {@link KafkaSettings}).
+ * A properties file named by {@code MCDHOOKS_CONFIG_FILE} may hold the same {@code MCDHOOKS_*}
+ * names; variables override it.
  *
- * @param nodeName   set for a node-local runner: it reads only its node's partition
- * @param selector   for the built-in hook kinds; a Java hook brings its own
- * @param hook       the built-in hook's settings; {@code null} when a Java hook is hosted
+ * @param nodeName       set for a node-local runner: it reads only its node's partition
+ * @param selector       for the built-in hook kinds; {@code null} when a Java hook (which brings its own) is hosted
+ * @param builtInHook    the built-in hook kind and its settings; {@code null} when a Java hook is hosted
+ * @param httpPort       health and metrics; empty: none served
+ * @param signingKeyFile the private key verdicts are signed with; {@code null}: unsigned
+ * @param signingKeyId   the id the gatekeeper knows that key by (default: the key file's name)
  */
 public record HookRunnerConfig(
         String hookName,
@@ -45,22 +48,115 @@ public record HookRunnerConfig(
         String gateRequestsTopic,
         String verdictsTopic,
         String deadLetterTopic,
-        HookSettings hook,
-        KafkaSettings kafka) {
+        BuiltInHookConfig builtInHook,
+        KafkaSettings kafka,
+        OptionalInt httpPort,
+        Path signingKeyFile,
+        String signingKeyId) {
 
-    public static final String PREFIX = "MCDHOOKS_";
-    public static final String CONFIG_FILE = "MCDHOOKS_CONFIG_FILE";
+    private static final Grammar<Duration> POSITIVE = Grammar.duration(Duration.ofMillis(1));
+    private static final Grammar<String> COMMAND = Grammar.text("a shell command");
+    private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+    private static final Pattern LABEL_KEY =
+            Pattern.compile("([a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+    private static final Pattern LABEL_VALUE = Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?");
 
-    private static final Pattern HOOK_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
-    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
+    public static final Setting<Path> CONFIG_FILE = Setting.of("MCDHOOKS_CONFIG_FILE", Grammar.readableFile());
+    public static final Setting<String> HOOK_NAME = Setting.of(
+            "MCDHOOKS_HOOK_NAME",
+            Grammar.matching(
+                    Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?"),
+                    "a lowercase DNS label: [a-z0-9]([-a-z0-9]*[a-z0-9])?, at most 63 characters"));
+    public static final Setting<String> HOOK_KIND =
+            Setting.of("MCDHOOKS_HOOK_KIND", Grammar.oneOf("exec", "http", "kmod", "selfcheck"));
+    public static final Setting<String> NODE_NAME =
+            Setting.of("MCDHOOKS_NODE_NAME", Grammar.matching(NAME, "a Kubernetes node name"));
+    public static final Setting<Set<Stage>> STAGES = Setting.of(
+                    "MCDHOOKS_STAGES",
+                    Grammar.setOf(Grammar.oneOf(Arrays.stream(Stage.values())
+                            .collect(Collectors.toMap(
+                                    Stage::wire, Function.identity(), (a, b) -> a, LinkedHashMap::new)))))
+            .orElse(Arrays.stream(Stage.values()).map(Stage::wire).collect(Collectors.joining(",")));
+    public static final Setting<Set<String>> POOL_SELECTOR =
+            Setting.of("MCDHOOKS_POOL_SELECTOR", Grammar.setOf(Grammar.matching(NAME, "a pool name")));
+    public static final Setting<List<Map.Entry<String, String>>> NODE_SELECTOR =
+            Setting.of("MCDHOOKS_NODE_SELECTOR", Grammar.listOf(Grammar.of("label=value", HookRunnerConfig::label)));
+    public static final Setting<Integer> CONCURRENCY =
+            Setting.of("MCDHOOKS_CONCURRENCY", Grammar.integer(1, 10_000)).orElse("16");
+    public static final Setting<Integer> MAX_OPEN_GATES =
+            Setting.of("MCDHOOKS_MAX_OPEN_GATES", Grammar.integer(1, 1_000_000)).orElse("1000");
+    public static final Setting<Duration> CHECK_TIMEOUT =
+            Setting.of("MCDHOOKS_CHECK_TIMEOUT", POSITIVE).orElse("10m");
+    public static final Setting<Duration> HEARTBEAT_INTERVAL =
+            Setting.of("MCDHOOKS_HEARTBEAT_INTERVAL", POSITIVE).orElse("30s");
+    public static final Setting<Duration> RETRY_BACKOFF =
+            Setting.of("MCDHOOKS_RETRY_BACKOFF", POSITIVE).orElse("5s");
+    public static final Setting<Duration> RETRY_BACKOFF_MAX =
+            Setting.of("MCDHOOKS_RETRY_BACKOFF_MAX", POSITIVE).orElse("5m");
+    public static final Setting<Duration> SHUTDOWN_TIMEOUT =
+            Setting.of("MCDHOOKS_SHUTDOWN_TIMEOUT", POSITIVE).orElse("30s");
+    public static final Setting<String> EXEC_COMMAND = Setting.of("MCDHOOKS_EXEC_COMMAND", COMMAND);
+    public static final Setting<Duration> RECHECK_AFTER = Setting.of("MCDHOOKS_RECHECK_AFTER", POSITIVE);
+    public static final Setting<URI> HTTP_URL = Setting.of("MCDHOOKS_HTTP_URL", Grammar.httpUrl());
+    public static final Setting<Path> HTTP_CA_FILE = Setting.of("MCDHOOKS_HTTP_CA_FILE", Grammar.readableFile());
+    public static final Setting<String> KMOD_CATALOG =
+            Setting.of("MCDHOOKS_KMOD_CATALOG", Grammar.text("a catalog file's path or an http(s) URL"));
+    public static final Setting<List<String>> KMOD_MODULES = Setting.of(
+            "MCDHOOKS_KMOD_MODULES",
+            Grammar.listOf(Grammar.matching(Pattern.compile("[A-Za-z0-9_-]+"), "a kernel module name")));
+    public static final Setting<String> SELFCHECK_COMMAND = Setting.of("MCDHOOKS_SELFCHECK_COMMAND", COMMAND);
+    public static final Setting<URI> SELFCHECK_URL = Setting.of("MCDHOOKS_SELFCHECK_URL", Grammar.httpUrl());
+    public static final Setting<OptionalInt> HTTP_PORT = Setting.of(
+                    "MCDHOOKS_HTTP_PORT",
+                    Grammar.of("off, or a whole number from 0 to 65535", HookRunnerConfig::portOrOff))
+            .orElse("8080");
+    public static final Setting<Path> SIGNING_KEY_FILE =
+            Setting.of("MCDHOOKS_SIGNING_KEY_FILE", Grammar.readableFile());
+    public static final Setting<String> SIGNING_KEY_ID = Setting.of(
+            "MCDHOOKS_SIGNING_KEY_ID",
+            Grammar.matching(
+                    Pattern.compile("[-._a-zA-Z0-9]{1,253}"), "a Secret entry name: a-z, A-Z, 0-9, '-', '_', '.'"));
+
+    /** Every variable the runner reads. */
+    public static final List<Setting<?>> SETTINGS = List.of(
+            CONFIG_FILE,
+            HOOK_NAME,
+            HOOK_KIND,
+            NODE_NAME,
+            STAGES,
+            POOL_SELECTOR,
+            NODE_SELECTOR,
+            CONCURRENCY,
+            MAX_OPEN_GATES,
+            CHECK_TIMEOUT,
+            HEARTBEAT_INTERVAL,
+            RETRY_BACKOFF,
+            RETRY_BACKOFF_MAX,
+            SHUTDOWN_TIMEOUT,
+            TopicSettings.GATE_REQUESTS,
+            TopicSettings.VERDICTS,
+            TopicSettings.DEAD_LETTER,
+            EXEC_COMMAND,
+            RECHECK_AFTER,
+            HTTP_URL,
+            HTTP_CA_FILE,
+            KMOD_CATALOG,
+            KMOD_MODULES,
+            SELFCHECK_COMMAND,
+            SELFCHECK_URL,
+            HTTP_PORT,
+            SIGNING_KEY_FILE,
+            SIGNING_KEY_ID);
 
     public HookRunnerConfig {
-        if (concurrency < 1 || maxOpenGates < concurrency) {
-            throw new ConfigException("need 1 <= MCDHOOKS_CONCURRENCY <= MCDHOOKS_MAX_OPEN_GATES, got " + concurrency
-                    + " and " + maxOpenGates);
+        kafka.bootstrapServers();
+        if (maxOpenGates < concurrency) {
+            throw new ConfigException(MAX_OPEN_GATES.name() + "=" + maxOpenGates + " is less than " + CONCURRENCY.name()
+                    + "=" + concurrency + ": expected at least as many open gates as checks at once");
         }
-        if (hook instanceof HookSettings.SelfCheck && nodeName == null) {
-            throw new ConfigException("MCDHOOKS_NODE_NAME is required for a selfcheck hook: it checks its own node");
+        if (builtInHook instanceof BuiltInHookConfig.SelfCheck && nodeName == null) {
+            throw new ConfigException(
+                    NODE_NAME.name() + " is required for a selfcheck hook: expected the name of the node it checks");
         }
     }
 
@@ -75,211 +171,119 @@ public record HookRunnerConfig(
 
     /** Reads the configuration; throws {@link ConfigException} naming the first bad variable. */
     public static HookRunnerConfig fromEnvironment(Map<String, String> env) {
-        Map<String, String> vars = new HashMap<>();
-        String file = env.get(CONFIG_FILE);
+        return from(settings(env), KafkaSettings.fromEnvironment(env));
+    }
+
+    /**
+     * The runner's variables: those of {@code env}, over those of the file {@code MCDHOOKS_CONFIG_FILE}
+     * names (which may hold only {@code MCDHOOKS_*} names).
+     */
+    public static Settings settings(Map<String, String> env) {
+        Map<String, String> variables = new HashMap<>();
+        String file = env.get(CONFIG_FILE.name());
         if (file != null && !file.isBlank()) {
-            vars.putAll(readFile(Path.of(file)));
+            PropertiesFile.read(CONFIG_FILE.name(), file).forEach((name, value) -> {
+                if (!name.startsWith(Settings.PREFIX)) {
+                    throw new ConfigException(CONFIG_FILE.name() + "='" + file + "' holds '" + name
+                            + "': expected only " + Settings.PREFIX + "* names");
+                }
+                variables.put(name, value);
+            });
         }
-        env.forEach((k, v) -> {
-            if (k.startsWith(PREFIX)) {
-                vars.put(k, v);
-            }
-        });
-        Settings s = new Settings(vars);
-        KafkaSettings kafka = KafkaSettings.fromEnvironment(env);
-        if (kafka.asMap().get("bootstrap.servers") == null) {
-            throw new ConfigException(
-                    "KAFKA_BOOTSTRAP_SERVERS is required (or bootstrap.servers in KAFKA_PROPERTIES_FILE)");
-        }
-        String kind = s.optional("HOOK_KIND", "java");
+        variables.putAll(env);
+        return Settings.of(variables, SETTINGS);
+    }
+
+    /** The configuration {@code settings} (from {@link #settings}) and {@code kafka} give. */
+    public static HookRunnerConfig from(Settings settings, KafkaSettings kafka) {
+        settings.get(CONFIG_FILE);
+        String kind = settings.get(HOOK_KIND);
+        Path keyFile = settings.get(SIGNING_KEY_FILE);
+        String keyId = settings.get(SIGNING_KEY_ID);
         return new HookRunnerConfig(
-                s.matching("HOOK_NAME", HOOK_NAME),
-                s.optional("NODE_NAME", null),
-                selector(s),
-                s.integer("CONCURRENCY", 16),
-                s.integer("MAX_OPEN_GATES", 1000),
-                new RunnerPolicy(
-                        s.duration("CHECK_TIMEOUT", Duration.ofMinutes(10)),
-                        s.duration("HEARTBEAT_INTERVAL", Duration.ofSeconds(30)),
-                        s.duration("RETRY_BACKOFF", Duration.ofSeconds(5)),
-                        s.duration("RETRY_BACKOFF_MAX", Duration.ofMinutes(5))),
-                s.duration("SHUTDOWN_TIMEOUT", Duration.ofSeconds(30)),
-                s.optional("GATE_REQUESTS_TOPIC", Topics.GATE_REQUESTS),
-                s.optional("VERDICTS_TOPIC", Topics.VERDICTS),
-                s.optional("DEAD_LETTER_TOPIC", Topics.DEAD_LETTER),
-                hookSettings(kind, s),
-                kafka);
+                settings.require(HOOK_NAME),
+                settings.get(NODE_NAME),
+                kind == null ? null : selector(settings),
+                settings.get(CONCURRENCY),
+                settings.get(MAX_OPEN_GATES),
+                policy(settings),
+                settings.get(SHUTDOWN_TIMEOUT),
+                settings.get(TopicSettings.GATE_REQUESTS),
+                settings.get(TopicSettings.VERDICTS),
+                settings.get(TopicSettings.DEAD_LETTER),
+                kind == null ? null : builtInHook(kind, settings),
+                kafka,
+                settings.get(HTTP_PORT),
+                keyFile,
+                keyFile == null ? null : keyId == null ? keyFile.getFileName().toString() : keyId);
     }
 
-    private static GateSelector selector(Settings s) {
-        String stages = s.optional("STAGES", null);
-        Set<Stage> parsed = EnumSet.allOf(Stage.class);
-        if (stages != null) {
-            parsed = EnumSet.noneOf(Stage.class);
-            for (String stage : s.list(stages)) {
-                try {
-                    parsed.add(Stage.fromWire(stage));
-                } catch (IllegalArgumentException e) {
-                    throw new ConfigException("MCDHOOKS_STAGES: '" + stage + "' is not one of "
-                            + Arrays.stream(Stage.values()).map(Stage::wire).toList());
-                }
-            }
+    private static RunnerPolicy policy(Settings settings) {
+        Duration backoff = settings.get(RETRY_BACKOFF);
+        Duration maxBackoff = settings.get(RETRY_BACKOFF_MAX);
+        if (maxBackoff.compareTo(backoff) < 0) {
+            throw new ConfigException(RETRY_BACKOFF_MAX.name() + "=" + Grammar.format(maxBackoff) + " is shorter than "
+                    + RETRY_BACKOFF.name() + "=" + Grammar.format(backoff) + ": expected at least the first back-off");
         }
+        return new RunnerPolicy(settings.get(CHECK_TIMEOUT), settings.get(HEARTBEAT_INTERVAL), backoff, maxBackoff);
+    }
+
+    private static GateSelector selector(Settings settings) {
+        Set<String> pools = settings.get(POOL_SELECTOR);
+        List<Map.Entry<String, String>> pairs = settings.get(NODE_SELECTOR);
         Map<String, String> labels = new LinkedHashMap<>();
-        String nodeSelector = s.optional("NODE_SELECTOR", null);
-        if (nodeSelector != null) {
-            for (String pair : s.list(nodeSelector)) {
-                int eq = pair.indexOf('=');
-                if (eq < 1) {
-                    throw new ConfigException("MCDHOOKS_NODE_SELECTOR: '" + pair + "' is not label=value");
+        if (pairs != null) {
+            for (Map.Entry<String, String> pair : pairs) {
+                if (labels.put(pair.getKey(), pair.getValue()) != null) {
+                    throw new ConfigException(NODE_SELECTOR.name() + " names label '" + pair.getKey()
+                            + "' twice: expected each label once");
                 }
-                labels.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
             }
         }
-        String pools = s.optional("POOL_SELECTOR", null);
-        return new GateSelector(parsed, pools == null ? Set.of() : Set.copyOf(s.list(pools)), labels);
+        return new GateSelector(settings.get(STAGES), pools == null ? Set.of() : pools, labels);
     }
 
-    private static HookSettings hookSettings(String kind, Settings s) {
+    private static BuiltInHookConfig builtInHook(String kind, Settings settings) {
         return switch (kind) {
-            case "java" -> null;
-            case "exec" -> new HookSettings.Exec(s.required("EXEC_COMMAND"), s.duration("RECHECK_AFTER", null));
-            case "http" -> new HookSettings.Http(s.uri("HTTP_URL"), s.path("HTTP_CA_FILE"));
-            case "kmod" ->
-                new HookSettings.KernelModules(
-                        s.required("KMOD_CATALOG"),
-                        s.list(s.required("KMOD_MODULES")),
-                        s.duration("RECHECK_AFTER", Duration.ofMinutes(5)));
-            case "selfcheck" -> {
-                String command = s.optional("SELFCHECK_COMMAND", null);
-                String url = s.optional("SELFCHECK_URL", null);
-                if ((command == null) == (url == null)) {
-                    throw new ConfigException(
-                            "set exactly one of MCDHOOKS_SELFCHECK_COMMAND and MCDHOOKS_SELFCHECK_URL");
-                }
-                yield new HookSettings.SelfCheck(
-                        command, url == null ? null : s.uri("SELFCHECK_URL"), s.duration("RECHECK_AFTER", null));
+            case "exec" -> new BuiltInHookConfig.Exec(settings.require(EXEC_COMMAND), settings.get(RECHECK_AFTER));
+            case "http" -> new BuiltInHookConfig.Http(settings.require(HTTP_URL), settings.get(HTTP_CA_FILE));
+            case "kmod" -> {
+                Duration recheck = settings.get(RECHECK_AFTER);
+                yield new BuiltInHookConfig.KernelModules(
+                        settings.require(KMOD_CATALOG),
+                        settings.require(KMOD_MODULES),
+                        recheck == null ? Duration.ofMinutes(5) : recheck);
             }
-            default ->
-                throw new ConfigException("MCDHOOKS_HOOK_KIND: '" + kind
-                        + "' is not one of exec, http, kmod, selfcheck (or unset for a Java hook)");
+            case "selfcheck" -> {
+                String command = settings.get(SELFCHECK_COMMAND);
+                URI url = settings.get(SELFCHECK_URL);
+                if ((command == null) == (url == null)) {
+                    throw new ConfigException("a selfcheck hook needs exactly one of " + SELFCHECK_COMMAND.name()
+                            + " and " + SELFCHECK_URL.name() + ": expected a command or a URL, not "
+                            + (command == null ? "neither" : "both"));
+                }
+                yield new BuiltInHookConfig.SelfCheck(command, url, settings.get(RECHECK_AFTER));
+            }
+            default -> throw new IllegalStateException("a kind the grammar of " + HOOK_KIND + " lets through: " + kind);
         };
     }
 
-    private static Map<String, String> readFile(Path file) {
-        Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            properties.load(reader);
-        } catch (IOException e) {
-            throw new ConfigException(CONFIG_FILE + "=" + file + " cannot be read: " + e.getMessage());
+    private static Map.Entry<String, String> label(String pair) {
+        int eq = pair.indexOf('=');
+        if (eq < 1) {
+            throw new IllegalArgumentException();
         }
-        return properties.stringPropertyNames().stream().collect(Collectors.toMap(k -> k, properties::getProperty));
+        String key = pair.substring(0, eq).trim();
+        String value = pair.substring(eq + 1).trim();
+        if (!LABEL_KEY.matcher(key).matches() || !LABEL_VALUE.matcher(value).matches()) {
+            throw new IllegalArgumentException();
+        }
+        return Map.entry(key, value);
     }
 
-    /** Durations as {@code 250ms}, {@code 30s}, {@code 5m}, {@code 1h} or ISO-8601 ({@code PT30S}). */
-    static Duration parseDuration(String text) {
-        Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            return switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                default -> Duration.ofHours(n);
-            };
-        }
-        return Duration.parse(text.trim());
-    }
-
-    @Override
-    public String toString() {
-        return "HookRunnerConfig[hookName=" + hookName + ", nodeName=" + nodeName + ", selector=" + selector
-                + ", concurrency=" + concurrency + ", maxOpenGates=" + maxOpenGates + ", policy=" + policy
-                + ", shutdownTimeout=" + shutdownTimeout + ", topics="
-                + List.of(gateRequestsTopic, verdictsTopic, deadLetterTopic) + ", hook=" + hook + ", kafka=" + kafka
-                + "]";
-    }
-
-    /** Typed access to the variables, every error naming its variable. */
-    private record Settings(Map<String, String> vars) {
-
-        String optional(String name, String fallback) {
-            String value = vars.get(PREFIX + name);
-            return value == null || value.isBlank() ? fallback : value.trim();
-        }
-
-        String required(String name) {
-            String value = optional(name, null);
-            if (value == null) {
-                throw new ConfigException(PREFIX + name + " is required");
-            }
-            return value;
-        }
-
-        String matching(String name, Pattern pattern) {
-            String value = required(name);
-            if (!pattern.matcher(value).matches()) {
-                throw new ConfigException(PREFIX + name + "='" + value + "' must match " + pattern.pattern());
-            }
-            return value;
-        }
-
-        int integer(String name, int fallback) {
-            String value = optional(name, null);
-            try {
-                return value == null ? fallback : Integer.parseInt(value);
-            } catch (NumberFormatException e) {
-                throw new ConfigException(PREFIX + name + "='" + value + "' is not an integer");
-            }
-        }
-
-        Duration duration(String name, Duration fallback) {
-            String value = optional(name, null);
-            if (value == null) {
-                return fallback;
-            }
-            try {
-                Duration parsed = parseDuration(value);
-                if (parsed.isNegative() || parsed.isZero()) {
-                    throw new ConfigException(PREFIX + name + "='" + value + "' must be positive");
-                }
-                return parsed;
-            } catch (DateTimeParseException e) {
-                throw new ConfigException(
-                        PREFIX + name + "='" + value + "' is not a duration such as 250ms, 30s, 5m, 1h or PT30S");
-            }
-        }
-
-        URI uri(String name) {
-            String value = required(name);
-            try {
-                URI uri = URI.create(value);
-                if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
-                    throw new ConfigException(PREFIX + name + "='" + value + "' must be an http or https URL");
-                }
-                return uri;
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException(PREFIX + name + "='" + value + "' is not a URL: " + e.getMessage());
-            }
-        }
-
-        Path path(String name) {
-            String value = optional(name, null);
-            if (value == null) {
-                return null;
-            }
-            Path path = Path.of(value);
-            if (!Files.isReadable(path)) {
-                throw new ConfigException(PREFIX + name + "='" + value + "' is not a readable file");
-            }
-            return path;
-        }
-
-        List<String> list(String value) {
-            return Arrays.stream(value.split(","))
-                    .map(String::trim)
-                    .filter(v -> !v.isEmpty())
-                    .toList();
-        }
+    private static OptionalInt portOrOff(String text) {
+        return "off".equals(text)
+                ? OptionalInt.empty()
+                : OptionalInt.of(Grammar.integer(0, 65535).parse(text));
     }
 }

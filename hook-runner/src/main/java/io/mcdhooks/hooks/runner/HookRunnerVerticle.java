@@ -1,7 +1,7 @@
 package io.mcdhooks.hooks.runner;
 
 import io.mcdhooks.hooks.api.CheckContext;
-import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.api.CheckResult;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.hooks.api.Hook;
 import io.mcdhooks.schemas.GateRequest;
@@ -69,7 +69,7 @@ public final class HookRunnerVerticle extends VerticleBase {
 
     private final Map<String, OpenGate> open = new HashMap<>();
     private final ArrayDeque<OpenGate> ready = new ArrayDeque<>();
-    private final OffsetTracker offsets = new OffsetTracker();
+    private final OffsetTracker<TopicPartition> offsets = new OffsetTracker<>();
     private final Set<Future<?>> pendingIo = new HashSet<>();
     private GateRequestLog requests;
     private RecordPublisher publisher;
@@ -248,7 +248,7 @@ public final class HookRunnerVerticle extends VerticleBase {
         long untilCutoff =
                 Math.max(1, Duration.between(now, gate.check.cutoff(now)).toMillis());
         run.timeoutTimer = vertx.setTimer(untilCutoff, id -> onTimeout(gate, run));
-        CompletionStage<Decision> stage;
+        CompletionStage<CheckResult> stage;
         try {
             stage = Objects.requireNonNull(hook.check(gate.check.request(), run), "check(...) returned null");
         } catch (RuntimeException e) {
@@ -257,16 +257,16 @@ public final class HookRunnerVerticle extends VerticleBase {
         Future.fromCompletionStage(stage, context).onComplete(ar -> onRunEnded(gate, run, ar));
     }
 
-    private void onRunEnded(OpenGate gate, CheckRun run, AsyncResult<Decision> result) {
+    private void onRunEnded(OpenGate gate, CheckRun run, AsyncResult<CheckResult> result) {
         if (gate.run != run) {
             return; // cut off or revoked already; this late answer is ignored
         }
         endRun(gate);
         Instant now = clock.instant();
-        Step step = result.succeeded()
-                ? gate.check.onDecision(result.result(), now)
+        FollowUp followUp = result.succeeded()
+                ? gate.check.onResult(result.result(), now)
                 : gate.check.onError(describe(result.cause()), now);
-        apply(gate, step);
+        apply(gate, followUp);
         drain();
         checkIdle();
     }
@@ -289,15 +289,15 @@ public final class HookRunnerVerticle extends VerticleBase {
         gauges.running(running);
     }
 
-    private void apply(OpenGate gate, Step step) {
+    private void apply(OpenGate gate, FollowUp followUp) {
         GateRequest request = gate.check.request();
-        if (step instanceof Step.Finish finish) {
+        if (followUp instanceof FollowUp.Finish finish) {
             stopHeartbeat(gate);
-            track(publishFinal(gate, finish.verdict()).compose(v -> close(gate)));
-        } else if (step instanceof Step.Recheck recheck) {
+            track(publishFinal(gate, finish.result()).compose(v -> close(gate)));
+        } else if (followUp instanceof FollowUp.Recheck recheck) {
             stopHeartbeat(gate);
-            track(publishFinal(gate, recheck.verdict()).onSuccess(v -> waitUntil(gate, recheck.at())));
-        } else if (step instanceof Step.Retry retry) {
+            track(publishFinal(gate, recheck.result()).onSuccess(v -> waitUntil(gate, recheck.at())));
+        } else if (followUp instanceof FollowUp.Retry retry) {
             LOG.atWarn()
                     .addKeyValue("hook", config.hookName())
                     .addKeyValue("gate", request.gateId())
@@ -323,17 +323,17 @@ public final class HookRunnerVerticle extends VerticleBase {
         });
     }
 
-    private Future<Void> publishFinal(OpenGate gate, Decision decision) {
-        Verdict verdict = gate.check.verdict(decision, clock.instant());
+    private Future<Void> publishFinal(OpenGate gate, CheckResult result) {
+        Verdict verdict = gate.check.verdict(result, clock.instant());
         GateRequest request = gate.check.request();
         LOG.atInfo()
                 .addKeyValue("hook", config.hookName())
                 .addKeyValue("gate", request.gateId())
                 .addKeyValue("attempt", request.attempt())
-                .addKeyValue("outcome", decision.outcome())
-                .addKeyValue("reason", decision.reason())
+                .addKeyValue("outcome", result.outcome())
+                .addKeyValue("reason", result.reason())
                 .log("verdict");
-        return sendReliably(toRecord(verdict, gate.check.finalVerdictId(decision)))
+        return sendReliably(toRecord(verdict, gate.check.finalVerdictId(result)))
                 .onSuccess(v -> gauges.finalVerdictSent());
     }
 

@@ -1,14 +1,19 @@
 package io.mcdhooks.hooks.runner;
 
 import io.mcdhooks.hooks.api.Hook;
+import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.mcdhooks.schemas.settings.ConfigException;
+import io.mcdhooks.schemas.settings.Settings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,24 +22,40 @@ import org.slf4j.LoggerFactory;
  * The runner process. {@code main} hosts a built-in hook kind named by {@code MCDHOOKS_HOOK_KIND};
  * a Java hook's own {@code main} calls {@link #run(Function)}. Exit codes: 0 after SIGTERM and a
  * graceful stop, {@value #EXIT_START_FAILED} when the runner cannot start (e.g. Kafka unreachable),
- * {@value #EXIT_CONFIG} for a configuration error (the message names the variable).
+ * {@value #EXIT_CONFIG} for a configuration error (one line on stderr names the variable).
  */
 public final class Main {
 
     public static final int EXIT_START_FAILED = 1;
-    public static final int EXIT_CONFIG = 2;
+    public static final int EXIT_CONFIG = ConfigException.EXIT_STATUS;
 
     private static final Logger LOG = LoggerFactory.getLogger(Main.class);
 
     private Main() {}
 
     public static void main(String[] args) {
-        run(vertx -> BuiltInHooks.create(vertx, config()));
+        start(BuiltInHooks::create);
     }
 
     /** Runs {@code hook} until SIGTERM, configured from the environment. */
     public static void run(Function<Vertx, Hook> hook) {
-        HookRunnerConfig config = config();
+        start((vertx, config) -> hook.apply(vertx));
+    }
+
+    private static void start(BiFunction<Vertx, HookRunnerConfig, Hook> hook) {
+        Settings settings;
+        HookRunnerConfig config;
+        VerdictSigner signer;
+        try {
+            settings = HookRunnerConfig.settings(System.getenv());
+            config = HookRunnerConfig.from(settings, KafkaSettings.fromEnvironment(System.getenv()));
+            signer = VerdictSigner.of(config);
+        } catch (ConfigException e) {
+            exitWithConfigError(e);
+            return;
+        }
+        settings.warnings().forEach(warning -> LOG.warn("configuration: {}", warning));
+        LOG.info("effective configuration: {}, Kafka client {}", settings, config.kafka());
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Vertx vertx = Vertx.builder()
                 .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
@@ -42,7 +63,7 @@ public final class Main {
                 .build();
         HookRunnerVerticle runner;
         try {
-            runner = new HookRunnerVerticle(hook.apply(vertx), config);
+            runner = new HookRunnerVerticle(hook.apply(vertx, config), config).signWith(signer);
         } catch (ConfigException e) {
             vertx.close();
             exitWithConfigError(e);
@@ -62,19 +83,14 @@ public final class Main {
                             }
                         },
                         "mcdhooks-shutdown"));
-        try {
-            runner.signWith(VerdictSigner.fromEnvironment(System.getenv()));
-        } catch (ConfigException e) {
-            vertx.close();
-            exitWithConfigError(e);
-            return;
-        }
         RunnerEndpoints.bind(registry, config.hookName(), runner.gauges());
         AtomicBoolean ready = new AtomicBoolean();
-        int port = httpPort();
-        if (port >= 0) {
-            RunnerEndpoints.serve(vertx, port, registry, ready::get)
-                    .onFailure(e -> LOG.atError().setCause(e).log("cannot serve health and metrics on port {}", port));
+        OptionalInt port = config.httpPort();
+        if (port.isPresent()) {
+            RunnerEndpoints.serve(vertx, port.getAsInt(), registry, ready::get)
+                    .onFailure(e -> LOG.atError()
+                            .setCause(e)
+                            .log("cannot serve health and metrics on port {}", port.getAsInt()));
         }
         vertx.deployVerticle(runner).onComplete(ar -> {
             ready.set(ar.succeeded());
@@ -88,30 +104,6 @@ public final class Main {
                 System.exit(EXIT_START_FAILED);
             }
         });
-    }
-
-    /** MCDHOOKS_HTTP_PORT: health and metrics (default 8080; {@code off} serves none). */
-    private static int httpPort() {
-        String value =
-                System.getenv().getOrDefault("MCDHOOKS_HTTP_PORT", "8080").trim();
-        if ("off".equalsIgnoreCase(value)) {
-            return -1;
-        }
-        try {
-            return Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            exitWithConfigError(new ConfigException("MCDHOOKS_HTTP_PORT='" + value + "' is not a port number or off"));
-            return -1;
-        }
-    }
-
-    private static HookRunnerConfig config() {
-        try {
-            return HookRunnerConfig.fromEnvironment(System.getenv());
-        } catch (ConfigException e) {
-            exitWithConfigError(e);
-            throw e;
-        }
     }
 
     private static void exitWithConfigError(ConfigException e) {

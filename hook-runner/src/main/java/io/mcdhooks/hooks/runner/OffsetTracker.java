@@ -4,18 +4,18 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeSet;
-import org.apache.kafka.common.TopicPartition;
 
 /**
  * Which offset may be committed while records of one partition finish out of order. A record's
  * offset + 1 is committed only once it and every earlier record of its partition are done, so a
- * crash never skips a gate that was still being checked.
+ * crash never skips a gate that was still being checked. Partitions are told apart by {@code P},
+ * whatever the consumer names them by, so the rule stays free of the Kafka client.
  */
-final class OffsetTracker {
+final class OffsetTracker<P> {
 
-    private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
+    private final Map<P, PartitionState> partitions = new HashMap<>();
 
-    void track(TopicPartition partition, long offset) {
+    void track(P partition, long offset) {
         // Where reading started counts as committed already: committing it again would say nothing.
         PartitionState state = partitions.computeIfAbsent(partition, p -> new PartitionState(offset));
         state.pending.add(offset);
@@ -23,7 +23,7 @@ final class OffsetTracker {
     }
 
     /** Marks a record done; returns the next offset to commit if it moved forward. */
-    OptionalLong complete(TopicPartition partition, long offset) {
+    OptionalLong complete(P partition, long offset) {
         PartitionState state = partitions.get(partition);
         if (state == null || !state.pending.remove(offset)) {
             return OptionalLong.empty();
@@ -37,7 +37,7 @@ final class OffsetTracker {
     }
 
     /** Forgets a partition this runner no longer owns. */
-    void forget(TopicPartition partition) {
+    void forget(P partition) {
         partitions.remove(partition);
     }
 

@@ -1,14 +1,13 @@
 package io.mcdhooks.hooks.runner;
 
 import io.mcdhooks.schemas.Verdict;
+import io.mcdhooks.schemas.settings.ConfigException;
 import io.mcdhooks.schemas.sign.VerdictSignatures;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PrivateKey;
-import java.util.Map;
 
 /**
  * Signs a runner's verdicts with its Ed25519 key, so that only this hook can speak for itself.
@@ -21,23 +20,23 @@ public record VerdictSigner(PrivateKey key, String keyId) {
         return VerdictSignatures.sign(verdict, key, keyId);
     }
 
-    /** A signer from the environment, or {@code null} when no key is configured. */
-    public static VerdictSigner fromEnvironment(Map<String, String> env) {
-        String file = env.get("MCDHOOKS_SIGNING_KEY_FILE");
-        if (file == null || file.isBlank()) {
+    /** The signer {@code config} names, or {@code null} when it names no key. */
+    public static VerdictSigner of(HookRunnerConfig config) {
+        Path file = config.signingKeyFile();
+        if (file == null) {
             return null;
         }
-        Path path = Path.of(file);
+        String variable = HookRunnerConfig.SIGNING_KEY_FILE.name();
         try {
-            PrivateKey key = VerdictSignatures.privateKey(Files.readString(path, StandardCharsets.US_ASCII));
             return new VerdictSigner(
-                    key,
-                    env.getOrDefault(
-                            "MCDHOOKS_SIGNING_KEY_ID", path.getFileName().toString()));
+                    VerdictSignatures.privateKey(Files.readString(file, StandardCharsets.US_ASCII)),
+                    config.signingKeyId());
         } catch (IOException e) {
-            throw new UncheckedIOException("MCDHOOKS_SIGNING_KEY_FILE=" + file + " cannot be read", e);
+            throw new ConfigException(variable + "='" + file + "' cannot be read ("
+                    + e.getClass().getSimpleName() + "): expected a readable PKCS#8 PEM Ed25519 private key");
         } catch (IllegalArgumentException e) {
-            throw new ConfigException("MCDHOOKS_SIGNING_KEY_FILE=" + file + ": " + e.getMessage());
+            throw new ConfigException(variable + "='" + file + "' is invalid (" + e.getMessage()
+                    + "): expected a PKCS#8 PEM Ed25519 private key");
         }
     }
 }

@@ -2,7 +2,7 @@ package io.mcdhooks.hooks.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.api.CheckResult;
 import io.mcdhooks.hooks.http.HttpHook;
 import io.mcdhooks.hooks.http.StructuredCloudEvent;
 import io.mcdhooks.hooks.testing.Requests;
@@ -83,11 +83,11 @@ class HookAuthorsGuideTest {
 
     @Test
     void theVerdictReplyExampleReadsAsTheGuideSays() throws IOException {
-        Decision decision = HttpHook.decision(block("json", "{\"outcome\"").getBytes(StandardCharsets.UTF_8));
+        CheckResult result = HttpHook.resultOf(block("json", "{\"outcome\"").getBytes(StandardCharsets.UTF_8));
 
-        assertThat(decision.outcome()).isEqualTo(Outcome.FAIL);
-        assertThat(decision.reason()).isEqualTo("ModulesNotBuilt");
-        assertThat(decision.retryAfter()).isEqualTo(Duration.ofSeconds(300));
+        assertThat(result.outcome()).isEqualTo(Outcome.FAIL);
+        assertThat(result.reason()).isEqualTo("ModulesNotBuilt");
+        assertThat(result.retryAfter()).isEqualTo(Duration.ofSeconds(300));
     }
 
     @Test

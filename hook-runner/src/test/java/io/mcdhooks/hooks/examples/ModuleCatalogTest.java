@@ -2,7 +2,7 @@ package io.mcdhooks.hooks.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.api.CheckResult;
 import io.mcdhooks.hooks.testing.Requests;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
@@ -22,22 +22,22 @@ class ModuleCatalogTest {
 
     @Test
     void passesWhenEveryRequiredModuleIsBuiltForTheTargetKernel() {
-        Decision decision =
+        CheckResult result =
                 catalog.assess(Requests.poolPreUpdate("gpu", Duration.ofMinutes(5)), List.of("nvidia", "ice"), RECHECK);
 
-        assertThat(decision.outcome()).isEqualTo(Outcome.PASS);
-        assertThat(decision.reason()).isEqualTo(ModuleCatalog.READY);
-        assertThat(decision.message()).contains(KERNEL);
+        assertThat(result.outcome()).isEqualTo(Outcome.PASS);
+        assertThat(result.reason()).isEqualTo(ModuleCatalog.READY);
+        assertThat(result.message()).contains(KERNEL);
     }
 
     @Test
     void failsAndAsksForARecheckWhileAModuleIsMissingForTheKernelType() {
         GateRequest realtime = withTarget(Requests.OS_IMAGE, "realtime");
 
-        Decision decision = catalog.assess(realtime, List.of("nvidia", "ice"), RECHECK);
+        CheckResult result = catalog.assess(realtime, List.of("nvidia", "ice"), RECHECK);
 
-        assertThat(decision)
-                .isEqualTo(Decision.failAndRecheck(
+        assertThat(result)
+                .isEqualTo(CheckResult.failAndRecheck(
                         ModuleCatalog.NOT_BUILT,
                         "modules nvidia are not built yet for kernel " + KERNEL + " (realtime)",
                         RECHECK));
@@ -45,19 +45,19 @@ class ModuleCatalogTest {
 
     @Test
     void failsAndAsksForARecheckWhileTheTargetImageIsUnknown() {
-        Decision decision =
+        CheckResult result =
                 catalog.assess(withTarget("quay.io/example/rhcos@sha256:bbbb", null), List.of("nvidia"), RECHECK);
 
-        assertThat(decision.reason()).isEqualTo(ModuleCatalog.KERNEL_UNKNOWN);
-        assertThat(decision.retryAfter()).isEqualTo(RECHECK);
+        assertThat(result.reason()).isEqualTo(ModuleCatalog.KERNEL_UNKNOWN);
+        assertThat(result.retryAfter()).isEqualTo(RECHECK);
     }
 
     @Test
     void failsForGoodWhenTheRequestNamesNoTargetImage() {
-        Decision decision = catalog.assess(withTarget(null, null), List.of("nvidia"), RECHECK);
+        CheckResult result = catalog.assess(withTarget(null, null), List.of("nvidia"), RECHECK);
 
-        assertThat(decision.reason()).isEqualTo(ModuleCatalog.NO_TARGET_IMAGE);
-        assertThat(decision.retryAfter()).isNull();
+        assertThat(result.reason()).isEqualTo(ModuleCatalog.NO_TARGET_IMAGE);
+        assertThat(result.retryAfter()).isNull();
     }
 
     private static GateRequest withTarget(String image, String kernelType) {

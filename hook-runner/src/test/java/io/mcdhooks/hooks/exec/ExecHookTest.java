@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.api.CheckResult;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.hooks.testing.DirectCheckContext;
 import io.mcdhooks.hooks.testing.Requests;
@@ -34,28 +34,28 @@ class ExecHookTest {
         context.close();
     }
 
-    private Decision check(String command, Duration recheckAfter) throws Exception {
+    private CheckResult check(String command, Duration recheckAfter) throws Exception {
         ExecHook hook = new ExecHook("exec-test", GateSelector.stages(Stage.PRE_UPDATE), command, recheckAfter);
         return hook.check(request, context).toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
 
     @Test
     void exitZeroPassesWithTheLastLineOfOutputAsMessage() throws Exception {
-        Decision decision = check(
+        CheckResult result = check(
                 "echo starting >&2; echo \"gate $MCDHOOKS_GATE_ID attempt $MCDHOOKS_ATTEMPT"
                         + " on $MCDHOOKS_NODE in $MCDHOOKS_POOL ($MCDHOOKS_STAGE)\"; echo",
                 null);
 
-        assertThat(decision)
-                .isEqualTo(Decision.pass(
+        assertThat(result)
+                .isEqualTo(CheckResult.pass(
                         ExecHook.PASSED, "gate " + request.gateId() + " attempt 1 on node-1 in worker (pre-update)"));
     }
 
     @Test
     void exitOneFailsAndIsRecheckedWhenConfigured() throws Exception {
-        assertThat(check("echo not ready; exit 1", null)).isEqualTo(Decision.fail(ExecHook.FAILED, "not ready"));
+        assertThat(check("echo not ready; exit 1", null)).isEqualTo(CheckResult.fail(ExecHook.FAILED, "not ready"));
         assertThat(check("echo not ready; exit 1", Duration.ofSeconds(30)))
-                .isEqualTo(Decision.failAndRecheck(ExecHook.FAILED, "not ready", Duration.ofSeconds(30)));
+                .isEqualTo(CheckResult.failAndRecheck(ExecHook.FAILED, "not ready", Duration.ofSeconds(30)));
     }
 
     @Test
@@ -68,8 +68,8 @@ class ExecHookTest {
 
     @Test
     void theRequestArrivesAsJsonOnStdinAndTheFactsAsVariables() throws Exception {
-        Decision stdin = check("tail -n 1", null);
-        Decision facts = check(
+        CheckResult stdin = check("tail -n 1", null);
+        CheckResult facts = check(
                 "echo \"$MCDHOOKS_CLUSTER|$MCDHOOKS_TARGET_CONFIG|$MCDHOOKS_CURRENT_CONFIG"
                         + "|$MCDHOOKS_OS_IMAGE_URL|$MCDHOOKS_KERNEL_TYPE|$MCDHOOKS_EXTENSIONS|$MCDHOOKS_DEADLINE|$MCDHOOKS_HOOK\"",
                 null);

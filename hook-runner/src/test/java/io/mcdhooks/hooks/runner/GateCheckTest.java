@@ -2,7 +2,7 @@ package io.mcdhooks.hooks.runner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.api.CheckResult;
 import io.mcdhooks.hooks.testing.Requests;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
@@ -33,33 +33,33 @@ class GateCheckTest {
 
     @Test
     void aPassFinishesTheGate() {
-        Step step = check.onDecision(Decision.pass("Ready", "ok"), deadline.minusSeconds(60));
+        FollowUp followUp = check.onResult(CheckResult.pass("Ready", "ok"), deadline.minusSeconds(60));
 
-        assertThat(step).isEqualTo(new Step.Finish(Decision.pass("Ready", "ok")));
+        assertThat(followUp).isEqualTo(new FollowUp.Finish(CheckResult.pass("Ready", "ok")));
     }
 
     @Test
     void aFailWithRetryAfterIsRecheckedWhileTheDeadlineAllows() {
         // Given a FAIL that asks to be checked again in a minute, five minutes before the deadline
         Instant now = deadline.minus(Duration.ofMinutes(5));
-        Decision fail = Decision.failAndRecheck("ModulesNotBuilt", "not yet", Duration.ofMinutes(1));
+        CheckResult fail = CheckResult.failAndRecheck("ModulesNotBuilt", "not yet", Duration.ofMinutes(1));
 
         // When the runner hears it
-        Step step = check.onDecision(fail, now);
+        FollowUp followUp = check.onResult(fail, now);
 
         // Then the FAIL is published and the gate checked again a minute later
-        assertThat(step).isEqualTo(new Step.Recheck(fail, now.plus(Duration.ofMinutes(1))));
+        assertThat(followUp).isEqualTo(new FollowUp.Recheck(fail, now.plus(Duration.ofMinutes(1))));
     }
 
     @Test
     void aFailWhoseRecheckWouldComeAfterTheDeadlineStandsWithoutPromisingOne() {
         Instant now = deadline.minusSeconds(30);
-        Decision fail = Decision.failAndRecheck("ModulesNotBuilt", "not yet", Duration.ofMinutes(1));
+        CheckResult fail = CheckResult.failAndRecheck("ModulesNotBuilt", "not yet", Duration.ofMinutes(1));
 
-        Step step = check.onDecision(fail, now);
+        FollowUp followUp = check.onResult(fail, now);
 
-        assertThat(step).isEqualTo(new Step.Finish(Decision.fail("ModulesNotBuilt", "not yet")));
-        assertThat(check.verdict(((Step.Finish) step).verdict(), now).retryAfterSeconds())
+        assertThat(followUp).isEqualTo(new FollowUp.Finish(CheckResult.fail("ModulesNotBuilt", "not yet")));
+        assertThat(check.verdict(((FollowUp.Finish) followUp).result(), now).retryAfterSeconds())
                 .isNull();
     }
 
@@ -68,40 +68,40 @@ class GateCheckTest {
         Instant now = deadline.minus(Duration.ofMinutes(9));
 
         // When the check keeps failing
-        Step first = check.onError("boom", now);
-        Step second = check.onError("boom", now);
-        Step third = check.onError("boom", now);
-        Step fourth = check.onError("boom", now);
-        Step fifth = check.onError("boom", now);
+        FollowUp first = check.onError("boom", now);
+        FollowUp second = check.onError("boom", now);
+        FollowUp third = check.onError("boom", now);
+        FollowUp fourth = check.onError("boom", now);
+        FollowUp fifth = check.onError("boom", now);
 
         // Then it is retried after 5, 10, 20, 40 and again 40 seconds
-        assertThat(first).isEqualTo(new Step.Retry(now.plusSeconds(5), "boom"));
-        assertThat(second).isEqualTo(new Step.Retry(now.plusSeconds(10), "boom"));
-        assertThat(third).isEqualTo(new Step.Retry(now.plusSeconds(20), "boom"));
-        assertThat(fourth).isEqualTo(new Step.Retry(now.plusSeconds(40), "boom"));
-        assertThat(fifth).isEqualTo(new Step.Retry(now.plusSeconds(40), "boom"));
+        assertThat(first).isEqualTo(new FollowUp.Retry(now.plusSeconds(5), "boom"));
+        assertThat(second).isEqualTo(new FollowUp.Retry(now.plusSeconds(10), "boom"));
+        assertThat(third).isEqualTo(new FollowUp.Retry(now.plusSeconds(20), "boom"));
+        assertThat(fourth).isEqualTo(new FollowUp.Retry(now.plusSeconds(40), "boom"));
+        assertThat(fifth).isEqualTo(new FollowUp.Retry(now.plusSeconds(40), "boom"));
     }
 
     @Test
-    void aDecisionResetsTheBackOff() {
+    void aResultResetsTheBackOff() {
         Instant now = deadline.minus(Duration.ofMinutes(9));
         check.onError("boom", now);
         check.onError("boom", now);
 
-        check.onDecision(Decision.failAndRecheck("NotYet", "later", Duration.ofSeconds(30)), now);
+        check.onResult(CheckResult.failAndRecheck("NotYet", "later", Duration.ofSeconds(30)), now);
 
-        assertThat(check.onError("boom", now)).isEqualTo(new Step.Retry(now.plusSeconds(5), "boom"));
+        assertThat(check.onError("boom", now)).isEqualTo(new FollowUp.Retry(now.plusSeconds(5), "boom"));
     }
 
     @Test
     void anErrorThatCannotBeRetriedBeforeTheDeadlineFailsTheGate() {
-        Step step = check.onError("connection refused", deadline.minusSeconds(2));
+        FollowUp followUp = check.onError("connection refused", deadline.minusSeconds(2));
 
-        assertThat(step).isInstanceOfSatisfying(Step.Finish.class, finish -> {
-            assertThat(finish.verdict().outcome()).isEqualTo(Outcome.FAIL);
-            assertThat(finish.verdict().reason()).isEqualTo("CheckFailed");
-            assertThat(finish.verdict().message()).contains("connection refused");
-            assertThat(finish.verdict().retryAfter()).isNull();
+        assertThat(followUp).isInstanceOfSatisfying(FollowUp.Finish.class, finish -> {
+            assertThat(finish.result().outcome()).isEqualTo(Outcome.FAIL);
+            assertThat(finish.result().reason()).isEqualTo("CheckFailed");
+            assertThat(finish.result().message()).contains("connection refused");
+            assertThat(finish.result().retryAfter()).isNull();
         });
     }
 
@@ -109,25 +109,26 @@ class GateCheckTest {
     void aTimeoutFailsTheGateNamingTheLimitThatCutItOff() {
         Instant started = deadline.minus(Duration.ofMinutes(9));
 
-        Step byTimeout = check.onTimeout(started, started.plus(Duration.ofMinutes(2)));
-        Step byDeadline = check.onTimeout(deadline.minusSeconds(10), deadline);
+        FollowUp byTimeout = check.onTimeout(started, started.plus(Duration.ofMinutes(2)));
+        FollowUp byDeadline = check.onTimeout(deadline.minusSeconds(10), deadline);
 
-        assertThat(byTimeout).isInstanceOfSatisfying(Step.Finish.class, f -> {
-            assertThat(f.verdict().reason()).isEqualTo("CheckTimedOut");
-            assertThat(f.verdict().message()).contains("check timeout of 120s");
+        assertThat(byTimeout).isInstanceOfSatisfying(FollowUp.Finish.class, f -> {
+            assertThat(f.result().reason()).isEqualTo("CheckTimedOut");
+            assertThat(f.result().message()).contains("check timeout of 120s");
         });
         assertThat(byDeadline)
                 .isInstanceOfSatisfying(
-                        Step.Finish.class,
-                        f -> assertThat(f.verdict().message()).contains("deadline"));
+                        FollowUp.Finish.class,
+                        f -> assertThat(f.result().message()).contains("deadline"));
     }
 
     @Test
     void finalVerdictIdsAreTheSameForTheSameAnswerAndDifferForAnother() {
         GateCheck sameGateAfterRestart = new GateCheck(request, "kmod", POLICY);
-        Decision notYet = Decision.failAndRecheck("ModulesNotBuilt", "missing nvidia", Duration.ofMinutes(1));
-        Decision notYetOtherText = Decision.failAndRecheck("ModulesNotBuilt", "missing ice", Duration.ofMinutes(1));
-        Decision pass = Decision.pass("ModulesReady", "all built");
+        CheckResult notYet = CheckResult.failAndRecheck("ModulesNotBuilt", "missing nvidia", Duration.ofMinutes(1));
+        CheckResult notYetOtherText =
+                CheckResult.failAndRecheck("ModulesNotBuilt", "missing ice", Duration.ofMinutes(1));
+        CheckResult pass = CheckResult.pass("ModulesReady", "all built");
 
         assertThat(check.finalVerdictId(notYet)).isEqualTo(sameGateAfterRestart.finalVerdictId(notYetOtherText));
         assertThat(check.finalVerdictId(notYet)).isNotEqualTo(check.finalVerdictId(pass));
@@ -139,7 +140,7 @@ class GateCheckTest {
     void verdictsEchoTheRequestAndHeartbeatsPromiseTheNextOne() {
         Instant now = deadline.minus(Duration.ofMinutes(9));
 
-        Verdict fail = check.verdict(Decision.failAndRecheck("NotYet", "later", Duration.ofMillis(1500)), now);
+        Verdict fail = check.verdict(CheckResult.failAndRecheck("NotYet", "later", Duration.ofMillis(1500)), now);
         Verdict heartbeat = check.heartbeat("CheckInProgress", "checking", now);
 
         assertThat(fail.gateId()).isEqualTo(request.gateId());

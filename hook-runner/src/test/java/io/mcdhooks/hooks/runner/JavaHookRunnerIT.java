@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.mcdhooks.hooks.api.CheckContext;
-import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.api.CheckResult;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.hooks.api.Hook;
 import io.mcdhooks.hooks.examples.ChangeFreezeHook;
@@ -41,7 +41,7 @@ class JavaHookRunnerIT extends WithKafkaFixture {
     @Test
     void publishesTheVerdictAndCommitsTheRequestOnlyOnceTheVerdictIsAcknowledged() throws Exception {
         // Given a hook whose check waits to be released
-        CompletableFuture<Decision> release = new CompletableFuture<>();
+        CompletableFuture<CheckResult> release = new CompletableFuture<>();
         TestHook hook = new TestHook(GateSelector.stages(Stage.PRE_UPDATE), (r, c) -> release);
         HookRunnerConfig config = HookRunnerConfig.fromEnvironment(fx.env("java-pass"));
         fx.deploy(hook, config);
@@ -59,7 +59,7 @@ class JavaHookRunnerIT extends WithKafkaFixture {
         assertThat(fx.committed(Topics.hookGroup("java-pass"))).isEqualTo(-1);
 
         // When the check passes
-        release.complete(Decision.pass("AllGood", "fine"));
+        release.complete(CheckResult.pass("AllGood", "fine"));
 
         // Then one PASS with the deterministic id goes out, and then the request's offset + 1 is committed
         Verdict pass = fx.awaitFinalVerdict(request, WAIT);
@@ -69,8 +69,8 @@ class JavaHookRunnerIT extends WithKafkaFixture {
                 .filter(r -> fx.verdict(r).outcome() == Outcome.PASS)
                 .findFirst()
                 .orElseThrow();
-        String expectedId =
-                new GateCheck(request, "java-pass", config.policy()).finalVerdictId(Decision.pass("AllGood", "fine"));
+        String expectedId = new GateCheck(request, "java-pass", config.policy())
+                .finalVerdictId(CheckResult.pass("AllGood", "fine"));
         assertThat(CloudEventsKafka.header(record.headers(), "ce_id")).isEqualTo(expectedId);
         assertThat(CloudEventsKafka.header(record.headers(), "ce_source")).isEqualTo("/hooks/java-pass");
         await().atMost(WAIT).until(() -> fx.committed(Topics.hookGroup("java-pass")) == offset + 1);
@@ -81,7 +81,7 @@ class JavaHookRunnerIT extends WithKafkaFixture {
         // Given a hook for pre-update gates of pool "worker"
         TestHook hook = new TestHook(
                 GateSelector.stages(Stage.PRE_UPDATE).inPools(Set.of("worker")),
-                (r, c) -> CompletableFuture.completedFuture(Decision.pass("AllGood", "fine")));
+                (r, c) -> CompletableFuture.completedFuture(CheckResult.pass("AllGood", "fine")));
         fx.deploy(hook, HookRunnerConfig.fromEnvironment(fx.env("java-skip")));
         GateRequest otherStage = Requests.postUpdate("node-1", Duration.ofMinutes(5));
         GateRequest otherPool = Requests.request(Stage.PRE_UPDATE, "infra", "node-2", Duration.ofMinutes(5));
@@ -106,7 +106,7 @@ class JavaHookRunnerIT extends WithKafkaFixture {
         // Given a running hook
         TestHook hook = new TestHook(
                 GateSelector.stages(Stage.PRE_UPDATE),
-                (r, c) -> CompletableFuture.completedFuture(Decision.pass("AllGood", "fine")));
+                (r, c) -> CompletableFuture.completedFuture(CheckResult.pass("AllGood", "fine")));
         fx.deploy(hook, HookRunnerConfig.fromEnvironment(fx.env("java-dlq")));
 
         // When a record that is no CloudEvent arrives, then a good request
@@ -175,7 +175,7 @@ class JavaHookRunnerIT extends WithKafkaFixture {
                 GateSelector.stages(Stage.PRE_UPDATE),
                 (r, c) -> calls.incrementAndGet() <= 2
                         ? CompletableFuture.failedFuture(new IllegalStateException("registry unreachable"))
-                        : CompletableFuture.completedFuture(Decision.pass("AllGood", "fine")));
+                        : CompletableFuture.completedFuture(CheckResult.pass("AllGood", "fine")));
         fx.deploy(hook, HookRunnerConfig.fromEnvironment(fx.env("java-retry")));
         GateRequest request = Requests.preUpdate("node-1", Duration.ofMinutes(5));
 
@@ -224,9 +224,9 @@ class JavaHookRunnerIT extends WithKafkaFixture {
     static final class TestHook implements Hook {
         private final GateSelector selector;
         final AtomicInteger checks = new AtomicInteger();
-        private final BiFunction<GateRequest, CheckContext, CompletionStage<Decision>> behaviour;
+        private final BiFunction<GateRequest, CheckContext, CompletionStage<CheckResult>> behaviour;
 
-        TestHook(GateSelector selector, BiFunction<GateRequest, CheckContext, CompletionStage<Decision>> behaviour) {
+        TestHook(GateSelector selector, BiFunction<GateRequest, CheckContext, CompletionStage<CheckResult>> behaviour) {
             this.selector = selector;
             this.behaviour = behaviour;
         }
@@ -237,7 +237,7 @@ class JavaHookRunnerIT extends WithKafkaFixture {
         }
 
         @Override
-        public CompletionStage<Decision> check(GateRequest request, CheckContext context) {
+        public CompletionStage<CheckResult> check(GateRequest request, CheckContext context) {
             checks.incrementAndGet();
             return behaviour.apply(request, context);
         }

@@ -10,7 +10,7 @@ class OffsetTrackerTest {
 
     private final TopicPartition p0 = new TopicPartition("requests", 0);
     private final TopicPartition p1 = new TopicPartition("requests", 1);
-    private final OffsetTracker tracker = new OffsetTracker();
+    private final OffsetTracker<TopicPartition> tracker = new OffsetTracker<>();
 
     @Test
     void aLaterRecordDoneFirstIsNotCommittedPastAnEarlierOneStillOpen() {

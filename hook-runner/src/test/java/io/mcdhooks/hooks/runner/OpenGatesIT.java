@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.mcdhooks.hooks.api.CheckContext;
-import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.api.CheckResult;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.hooks.api.Hook;
 import io.mcdhooks.hooks.testing.Requests;
@@ -32,7 +32,7 @@ class OpenGatesIT extends WithKafkaFixture {
     @Test
     void oneRunnerHoldsAThousandOpenGatesWithinItsLimitsAndAnswersThemAllOnceReleased() throws Exception {
         // Given a hook whose checks stay pending until released, 20 at a time, at most 100 gates held
-        Queue<CompletableFuture<Decision>> pending = new ConcurrentLinkedQueue<>();
+        Queue<CompletableFuture<CheckResult>> pending = new ConcurrentLinkedQueue<>();
         Hook hook = new Hook() {
             @Override
             public GateSelector selector() {
@@ -40,8 +40,8 @@ class OpenGatesIT extends WithKafkaFixture {
             }
 
             @Override
-            public CompletionStage<Decision> check(GateRequest request, CheckContext context) {
-                CompletableFuture<Decision> answer = new CompletableFuture<>();
+            public CompletionStage<CheckResult> check(GateRequest request, CheckContext context) {
+                CompletableFuture<CheckResult> answer = new CompletableFuture<>();
                 pending.add(answer);
                 return answer;
             }
@@ -80,9 +80,9 @@ class OpenGatesIT extends WithKafkaFixture {
 
         // When the checks are released as they come
         await().atMost(Duration.ofSeconds(120)).until(() -> {
-            CompletableFuture<Decision> next;
+            CompletableFuture<CheckResult> next;
             while ((next = pending.poll()) != null) {
-                next.complete(Decision.pass("AllGood", "released"));
+                next.complete(CheckResult.pass("AllGood", "released"));
             }
             return gauges.finalVerdicts() == GATES;
         });

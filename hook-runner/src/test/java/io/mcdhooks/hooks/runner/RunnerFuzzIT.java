@@ -3,7 +3,7 @@ package io.mcdhooks.hooks.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.mcdhooks.hooks.api.Decision;
+import io.mcdhooks.hooks.api.CheckResult;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.hooks.testing.Requests;
 import io.mcdhooks.hooks.testing.WithKafkaFixture;
@@ -43,7 +43,7 @@ class RunnerFuzzIT extends WithKafkaFixture {
         // Given a runner whose hook passes whatever it is asked
         JavaHookRunnerIT.TestHook hook = new JavaHookRunnerIT.TestHook(
                 GateSelector.stages(Stage.PRE_UPDATE, Stage.POST_UPDATE, Stage.POOL_PRE_UPDATE),
-                (r, c) -> CompletableFuture.completedFuture(Decision.pass("Fine", "fuzzed")));
+                (r, c) -> CompletableFuture.completedFuture(CheckResult.pass("Fine", "fuzzed")));
         fx.deploy(hook, HookRunnerConfig.fromEnvironment(fx.env("fuzz")));
         GateRequest valid = Requests.preUpdate("node-1", Duration.ofMinutes(5));
         ProducerRecord<String, byte[]> template = new CloudEventsKafka(new MessageCodec())

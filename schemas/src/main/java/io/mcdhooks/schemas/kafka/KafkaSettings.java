@@ -1,16 +1,14 @@
 package io.mcdhooks.schemas.kafka;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.mcdhooks.schemas.settings.ConfigException;
+import io.mcdhooks.schemas.settings.Grammar;
+import io.mcdhooks.schemas.settings.PropertiesFile;
+import io.mcdhooks.schemas.settings.Secrets;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
-import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * Kafka client settings for every process, from the environment, the standard way container
@@ -19,14 +17,16 @@ import java.util.TreeMap;
  * named by {@value #PROPERTIES_FILE_VARIABLE} is read first and the variables override it. TLS,
  * SASL/SCRAM and OAUTHBEARER need nothing more than their standard client settings.
  *
- * <p>{@link #toString()} masks every value whose name suggests a secret.
+ * <p>{@link #toString()} masks every value whose name {@link Secrets} calls secret.
  */
 public final class KafkaSettings {
 
     public static final String PREFIX = "KAFKA_";
     public static final String PROPERTIES_FILE_VARIABLE = "KAFKA_PROPERTIES_FILE";
+    public static final String BOOTSTRAP_SERVERS_VARIABLE = "KAFKA_BOOTSTRAP_SERVERS";
 
-    private static final Set<String> SECRET_MARKERS = Set.of("password", "secret", "jaas", "token", "key");
+    private static final Grammar<List<String>> BOOTSTRAP_SERVERS =
+            Grammar.listOf(Grammar.matching(Pattern.compile("\\S+:[0-9]{1,5}"), "host:port"));
 
     private final Map<String, String> settings;
 
@@ -38,12 +38,15 @@ public final class KafkaSettings {
         return new KafkaSettings(settings);
     }
 
-    /** Settings from {@code env} (normally {@link System#getenv()}). */
+    /**
+     * Settings from {@code env} (normally {@link System#getenv()}); throws {@link ConfigException}
+     * when the properties file cannot be read.
+     */
     public static KafkaSettings fromEnvironment(Map<String, String> env) {
         Map<String, String> settings = new TreeMap<>();
         String file = env.get(PROPERTIES_FILE_VARIABLE);
         if (file != null && !file.isBlank()) {
-            settings.putAll(readProperties(Path.of(file)));
+            settings.putAll(PropertiesFile.read(PROPERTIES_FILE_VARIABLE, file));
         }
         env.forEach((name, value) -> {
             if (name.startsWith(PREFIX) && !name.equals(PROPERTIES_FILE_VARIABLE)) {
@@ -61,12 +64,20 @@ public final class KafkaSettings {
         return new KafkaSettings(merged);
     }
 
+    /** {@code bootstrap.servers}; throws {@link ConfigException} when it is missing or not host:port pairs. */
     public String bootstrapServers() {
         String servers = settings.get("bootstrap.servers");
+        String variable = BOOTSTRAP_SERVERS_VARIABLE + " (bootstrap.servers)";
         if (servers == null || servers.isBlank()) {
-            throw new IllegalStateException("no Kafka bootstrap servers: set KAFKA_BOOTSTRAP_SERVERS");
+            throw new ConfigException(variable + " is required: expected " + BOOTSTRAP_SERVERS.accepted());
         }
-        return servers;
+        try {
+            BOOTSTRAP_SERVERS.parse(servers.trim());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(
+                    variable + "='" + servers + "' is invalid: expected " + BOOTSTRAP_SERVERS.accepted());
+        }
+        return servers.trim();
     }
 
     /** All settings, for a Kafka client's configuration map. */
@@ -77,24 +88,7 @@ public final class KafkaSettings {
     @Override
     public String toString() {
         Map<String, String> shown = new TreeMap<>();
-        settings.forEach((k, v) -> shown.put(k, isSecret(k) ? "******" : v));
+        settings.forEach((k, v) -> shown.put(k, Secrets.shown(k, v)));
         return shown.toString();
-    }
-
-    static boolean isSecret(String name) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        return SECRET_MARKERS.stream().anyMatch(lower::contains);
-    }
-
-    private static Map<String, String> readProperties(Path file) {
-        Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            properties.load(reader);
-        } catch (IOException e) {
-            throw new UncheckedIOException(PROPERTIES_FILE_VARIABLE + "=" + file + " cannot be read", e);
-        }
-        Map<String, String> map = new TreeMap<>();
-        properties.forEach((k, v) -> map.put(k.toString(), v.toString()));
-        return map;
     }
 }

@@ -3,6 +3,8 @@ package io.mcdhooks.schemas.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mcdhooks.schemas.settings.ConfigException;
+import io.mcdhooks.schemas.settings.Setting;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,9 +49,60 @@ class KafkaSettingsTest {
     }
 
     @Test
-    void saysWhichVariableIsMissing() {
+    void masksSecretsButShowsKeystoreLocationsAndSerializers() {
+        KafkaSettings settings = KafkaSettings.of(Map.of(
+                "ssl.keystore.location", "/etc/user.p12",
+                "ssl.keystore.key", "-----BEGIN PRIVATE KEY-----",
+                "key.serializer", "org.apache.kafka.common.serialization.StringSerializer"));
+
+        assertThat(settings.toString())
+                .contains("ssl.keystore.location=/etc/user.p12", "ssl.keystore.key=******", "StringSerializer")
+                .doesNotContain("BEGIN PRIVATE KEY");
+    }
+
+    @Test
+    void saysWhichVariableIsMissingOrMalformed() {
         assertThatThrownBy(() -> KafkaSettings.of(Map.of()).bootstrapServers())
-                .hasMessageContaining("KAFKA_BOOTSTRAP_SERVERS");
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("KAFKA_BOOTSTRAP_SERVERS (bootstrap.servers) is required: expected a comma-separated list,"
+                        + " each item host:port");
+        assertThatThrownBy(() ->
+                        KafkaSettings.of(Map.of("bootstrap.servers", "kafka")).bootstrapServers())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("KAFKA_BOOTSTRAP_SERVERS (bootstrap.servers)='kafka' is invalid");
+        assertThat(KafkaSettings.of(Map.of("bootstrap.servers", " a:9092,[::1]:9093"))
+                        .bootstrapServers())
+                .isEqualTo("a:9092,[::1]:9093");
+    }
+
+    @Test
+    void namesThePropertiesFileThatCannotBeRead(@TempDir Path dir) {
+        Map<String, String> env =
+                Map.of("KAFKA_PROPERTIES_FILE", dir.resolve("absent").toString());
+
+        assertThatThrownBy(() -> KafkaSettings.fromEnvironment(env))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("KAFKA_PROPERTIES_FILE=");
+    }
+
+    @Test
+    void namesEveryTopicVariableAfterItsTopicAndKeepsTheBridgesFormerNames() {
+        Map<Setting<String>, String> defaults = Map.of(
+                TopicSettings.LIFECYCLE, Topics.LIFECYCLE,
+                TopicSettings.GATE_REQUESTS, Topics.GATE_REQUESTS,
+                TopicSettings.VERDICTS, Topics.VERDICTS,
+                TopicSettings.GATE_DECISIONS, Topics.GATE_DECISIONS,
+                TopicSettings.DEAD_LETTER, Topics.DEAD_LETTER);
+
+        defaults.forEach((topic, fallback) -> {
+            assertThat(topic.name()).matches("MCDHOOKS_[A-Z_]+_TOPIC");
+            String stem =
+                    topic.name().substring("MCDHOOKS_".length(), topic.name().length() - "_TOPIC".length());
+            assertThat(topic.formerNames()).containsExactly("MCDHOOKS_TOPIC_" + stem);
+            assertThat(topic.fallback()).as(topic.name()).isEqualTo(fallback);
+        });
+        assertThatThrownBy(() -> TopicSettings.TOPIC_NAME.parse("verdicts topic"))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

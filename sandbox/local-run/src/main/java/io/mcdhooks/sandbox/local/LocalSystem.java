@@ -18,6 +18,8 @@ import io.mcdhooks.sandbox.mco.MaxUnavailable;
 import io.mcdhooks.sandbox.mco.McoSimulator;
 import io.mcdhooks.sandbox.mco.SimulatorConfig;
 import io.mcdhooks.sandbox.mco.Topology;
+import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.mcdhooks.schemas.settings.Settings;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
@@ -158,7 +160,11 @@ public final class LocalSystem implements AutoCloseable {
         // A demo shows a hook's lag turn within seconds, not within a production window.
         env.put("MCDHOOKS_LAG_INTERVAL", "1s");
         env.put("MCDHOOKS_LAG_WINDOW", "5");
-        BridgeConfig bridgeConfig = BridgeConfig.fromEnvironment(env);
+        Settings bridgeSettings = Settings.of(env, BridgeConfig.SETTINGS);
+        BridgeConfig bridgeConfig = BridgeConfig.from(bridgeSettings, KafkaSettings.fromEnvironment(env));
+        // The bridge reads the caller's environment: a mistyped MCDHOOKS_* variable there is worth a note.
+        bridgeSettings.warnings().forEach(warning -> note("bridge configuration: " + warning));
+        LOG.info("bridge configuration: {}, Kafka client {}", bridgeSettings, bridgeConfig.kafka());
         bridgeVertx = Vertx.vertx();
         bridge = new BridgeVerticle(bridgeConfig, bridgeClient);
         await(bridgeVertx.deployVerticle(bridge).toCompletionStage().toCompletableFuture(), "bridge");

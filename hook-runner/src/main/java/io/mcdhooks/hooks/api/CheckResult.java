@@ -13,11 +13,11 @@ import java.util.regex.Pattern;
  * @param retryAfter FAIL only: check this gate again after this long (until its deadline);
  *                   {@code null} means the FAIL stands
  */
-public record Decision(Outcome outcome, String reason, String message, Duration retryAfter) {
+public record CheckResult(Outcome outcome, String reason, String message, Duration retryAfter) {
 
     private static final Pattern REASON = Pattern.compile("^[A-Z][A-Za-z0-9]{0,63}$");
 
-    public Decision {
+    public CheckResult {
         Objects.requireNonNull(outcome, "outcome");
         if (outcome == Outcome.PENDING) {
             throw new IllegalArgumentException("a hook decides PASS or FAIL; PENDING heartbeats come from the runner");
@@ -31,22 +31,22 @@ public record Decision(Outcome outcome, String reason, String message, Duration 
         }
     }
 
-    public static Decision pass(String reason, String message) {
-        return new Decision(Outcome.PASS, reason, message, null);
+    public static CheckResult pass(String reason, String message) {
+        return new CheckResult(Outcome.PASS, reason, message, null);
     }
 
     /** A FAIL that stands for this attempt. */
-    public static Decision fail(String reason, String message) {
-        return new Decision(Outcome.FAIL, reason, message, null);
+    public static CheckResult fail(String reason, String message) {
+        return new CheckResult(Outcome.FAIL, reason, message, null);
     }
 
     /** A FAIL the runner checks again after {@code retryAfter}, until the gate's deadline. */
-    public static Decision failAndRecheck(String reason, String message, Duration retryAfter) {
-        return new Decision(Outcome.FAIL, reason, message, Objects.requireNonNull(retryAfter, "retryAfter"));
+    public static CheckResult failAndRecheck(String reason, String message, Duration retryAfter) {
+        return new CheckResult(Outcome.FAIL, reason, message, Objects.requireNonNull(retryAfter, "retryAfter"));
     }
 
-    /** This decision without a re-check. */
-    public Decision standing() {
-        return retryAfter == null ? this : new Decision(outcome, reason, message, null);
+    /** This result without a re-check. */
+    public CheckResult standing() {
+        return retryAfter == null ? this : new CheckResult(outcome, reason, message, null);
     }
 }
