@@ -3,7 +3,7 @@ package io.mcdhooks.bridge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mcdhooks.bridge.gate.Gatekeeper;
-import io.mcdhooks.bridge.gate.HookSpec;
+import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
@@ -151,8 +151,8 @@ class BridgeStateTest {
                 .orElseThrow();
     }
 
-    private static HookSpec hook(String name, Duration timeout, Duration maxExtension) {
-        return new HookSpec(
+    private static RegisteredHook hook(String name, Duration timeout, Duration maxExtension) {
+        return new RegisteredHook(
                 name,
                 Set.of(Stage.POOL_PRE_UPDATE),
                 Set.of(),
@@ -161,7 +161,7 @@ class BridgeStateTest {
                 maxExtension,
                 FailurePolicy.Fail,
                 Mode.Enforcing,
-                HookSpec.PostUpdateFailure.Hold,
+                RegisteredHook.PostUpdateFailure.Hold,
                 false);
     }
 

@@ -1,4 +1,4 @@
-package io.mcdhooks.bridge.gate;
+package io.mcdhooks.bridge.gatekeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

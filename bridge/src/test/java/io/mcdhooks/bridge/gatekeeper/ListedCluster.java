@@ -1,4 +1,4 @@
-package io.mcdhooks.bridge.gate;
+package io.mcdhooks.bridge.gatekeeper;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
@@ -8,6 +8,7 @@ import io.mcdhooks.bridge.mco.Views;
 import io.mcdhooks.bridge.metrics.BridgeMetrics;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,9 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The gatekeeper's view of a cluster as fixed lists, every node in pool "worker", counting how
- * often the service scans every node: what a lever plan costs.
+ * often the gatekeeper scans every node: what a lever plan costs.
  */
-final class ListedCluster implements GatekeeperService.Cluster {
+final class ListedCluster implements Cluster {
 
     final AtomicInteger scans = new AtomicInteger();
     private final List<Node> nodes;
@@ -44,8 +45,16 @@ final class ListedCluster implements GatekeeperService.Cluster {
                 Duration.ofSeconds(1),
                 Duration.ofSeconds(10),
                 10);
-        return new GatekeeperService(
-                vertx, context, client, settings, this, null, BridgeMetrics.create(), Clock.systemUTC());
+        return GatekeeperService.create(
+                vertx,
+                context,
+                client,
+                settings,
+                this,
+                null,
+                record -> Future.failedFuture("no Kafka here"),
+                BridgeMetrics.create(),
+                Clock.systemUTC());
     }
 
     @Override
