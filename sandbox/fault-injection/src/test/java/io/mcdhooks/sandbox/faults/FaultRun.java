@@ -363,9 +363,7 @@ final class FaultRun {
             case LEADER_KILL -> {
                 ChildJvm leader = leader(bridges, client);
                 String killed = leader.name();
-                leader.kill();
-                leader.rename(killed + "-r");
-                leader.start();
+                leader.replace(killed + "-r");
                 return awaitNewLeader(client, killed, bridges);
             }
             case LEASE_LOSS -> {
