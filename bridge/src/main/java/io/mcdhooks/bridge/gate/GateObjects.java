@@ -1,6 +1,8 @@
 package io.mcdhooks.bridge.gate;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -44,12 +46,7 @@ public final class GateObjects {
     /** The budget that lets nothing evict {@code node}'s gate pod. */
     public static PodDisruptionBudget budget(String node, String namespace) {
         return new PodDisruptionBudgetBuilder()
-                .withNewMetadata()
-                .withName(gateName(node))
-                .withNamespace(namespace)
-                .withLabels(labels(node))
-                .addToAnnotations(NODE_ANNOTATION, node)
-                .endMetadata()
+                .withMetadata(metadata(node, namespace))
                 .withNewSpec()
                 .withMaxUnavailable(new IntOrString(0))
                 .withNewSelector()
@@ -62,12 +59,7 @@ public final class GateObjects {
     /** The pod on {@code node} that its drain cannot evict while the budget stands. */
     public static Pod pod(String node, String namespace, String image) {
         return new PodBuilder()
-                .withNewMetadata()
-                .withName(gateName(node))
-                .withNamespace(namespace)
-                .withLabels(labels(node))
-                .addToAnnotations(NODE_ANNOTATION, node)
-                .endMetadata()
+                .withMetadata(metadata(node, namespace))
                 .withNewSpec()
                 .withNodeName(node)
                 // It must sit on a cordoned, tainted node: the whole point is to be there.
@@ -103,8 +95,14 @@ public final class GateObjects {
                 .build();
     }
 
-    private static Map<String, String> labels(String node) {
-        return Map.of(GATE_LABEL, hash(node), MANAGED_BY, MANAGER);
+    /** Named after the node, labelled as the gatekeeper's, annotated with the node it holds. */
+    private static ObjectMeta metadata(String node, String namespace) {
+        return new ObjectMetaBuilder()
+                .withName(gateName(node))
+                .withNamespace(namespace)
+                .withLabels(Map.of(GATE_LABEL, hash(node), MANAGED_BY, MANAGER))
+                .addToAnnotations(NODE_ANNOTATION, node)
+                .build();
     }
 
     static String hash(String text) {

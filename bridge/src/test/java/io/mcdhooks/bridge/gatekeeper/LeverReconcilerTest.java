@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.mcdhooks.bridge.gate.AckedGates;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -27,21 +25,11 @@ class LeverReconcilerTest {
 
     private Vertx vertx;
     private ListedCluster cluster;
-    private final List<Node> nodes = new ArrayList<>();
+    private final List<Node> nodes = ListedCluster.workers(NODES);
 
     @BeforeEach
     void setUp() {
         vertx = Vertx.vertx();
-        for (int i = 0; i < NODES; i++) {
-            nodes.add(new NodeBuilder()
-                    .withNewMetadata()
-                    .withName("worker-" + i)
-                    .addToLabels("node-role.kubernetes.io/worker", "")
-                    .endMetadata()
-                    .withNewSpec()
-                    .endSpec()
-                    .build());
-        }
     }
 
     @AfterEach

@@ -2,6 +2,7 @@ package io.mcdhooks.bridge.gatekeeper;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.Views;
@@ -12,6 +13,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,6 +32,22 @@ final class ListedCluster implements Cluster {
     ListedCluster(List<Node> nodes, GenericKubernetesResource pool) {
         this.nodes = nodes;
         this.pool = pool;
+    }
+
+    /** {@code count} worker nodes, {@code worker-0} on, at rest and unmanaged by the MCO. */
+    static List<Node> workers(int count) {
+        List<Node> nodes = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            nodes.add(new NodeBuilder()
+                    .withNewMetadata()
+                    .withName("worker-" + i)
+                    .addToLabels("node-role.kubernetes.io/worker", "")
+                    .endMetadata()
+                    .withNewSpec()
+                    .endSpec()
+                    .build());
+        }
+        return nodes;
     }
 
     /** A gatekeeper service over this cluster, writing through {@code client}, with no Kafka behind it. */

@@ -3,6 +3,7 @@ package io.mcdhooks.sandbox.faults;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import io.mcdhooks.bridge.gate.GateObjects;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.sandbox.faults.History.HookPolicy;
@@ -30,6 +31,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -423,43 +425,43 @@ final class Invariants {
         /** A whole node without the taint, or a patch that sets its taints to a list without it. */
         private static boolean untaints(History.Write w) {
             JsonNode body = body(w);
-            if (body == null) {
-                return false;
-            }
             if (body.isArray()) {
-                for (JsonNode op : body) {
-                    if (op.path("path").asText().startsWith("/spec/taints")
-                            && ("remove".equals(op.path("op").asText()) || !hasTaint(op.path("value")))) {
-                        return true;
-                    }
-                }
-                return false;
+                return anyOperation(
+                        body,
+                        (path, op) -> path.startsWith("/spec/taints")
+                                && ("remove".equals(op.path("op").asText()) || !hasTaint(op.path("value"))));
             }
             JsonNode taints = body.path("spec").path("taints");
-            return "PUT".equals(w.method()) ? !hasTaint(taints) : taints.isArray() && !hasTaint(taints);
+            return "PUT".equals(w.method())
+                    ? body.isObject() && !hasTaint(taints)
+                    : taints.isArray() && !hasTaint(taints);
         }
 
         /** A pool, or a patch of one, with {@code spec.paused: false}. */
         private static boolean unpauses(History.Write w) {
             JsonNode body = body(w);
-            if (body == null) {
-                return false;
-            }
             if (body.isArray()) {
-                for (JsonNode op : body) {
-                    String at = op.path("path").asText();
-                    JsonNode value = op.path("value");
-                    if ("/spec/paused".equals(at) && value.isBoolean() && !value.asBoolean()
-                            || "/spec".equals(at)
-                                    && value.path("paused").isBoolean()
-                                    && !value.path("paused").asBoolean()) {
-                        return true;
-                    }
-                }
-                return false;
+                return anyOperation(
+                        body,
+                        (path, op) -> "/spec/paused".equals(path) && unpaused(op.path("value"))
+                                || "/spec".equals(path)
+                                        && unpaused(op.path("value").path("paused")));
             }
-            JsonNode paused = body.path("spec").path("paused");
+            return unpaused(body.path("spec").path("paused"));
+        }
+
+        private static boolean unpaused(JsonNode paused) {
             return paused.isBoolean() && !paused.asBoolean();
+        }
+
+        /** Whether an operation of a JSON Patch, by its path and itself, is one {@code test} looks for. */
+        private static boolean anyOperation(JsonNode patch, BiPredicate<String, JsonNode> test) {
+            for (JsonNode op : patch) {
+                if (test.test(op.path("path").asText(), op)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private static boolean hasTaint(JsonNode taints) {
@@ -474,9 +476,10 @@ final class Invariants {
             return false;
         }
 
+        /** The body as JSON; a missing node when there is none. */
         private static JsonNode body(History.Write w) {
             if (w.body() == null || w.body().isBlank()) {
-                return null;
+                return MissingNode.getInstance();
             }
             try {
                 return JSON.readTree(w.body());
