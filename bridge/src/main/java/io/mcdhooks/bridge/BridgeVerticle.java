@@ -127,7 +127,7 @@ public final class BridgeVerticle extends VerticleBase {
                 metrics::publishFailure);
         GatePolicy policy = GatePolicy.pools(config.gatedPools());
         if (config.gatekeeper()) {
-            gatekeeper = GatekeeperService.create(
+            gatekeeper = new GatekeeperService(
                     vertx,
                     context,
                     client,

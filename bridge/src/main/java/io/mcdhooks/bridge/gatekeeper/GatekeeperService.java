@@ -12,7 +12,6 @@ import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.gate.VerdictFate;
 import io.mcdhooks.bridge.gate.VerdictRecord;
 import io.mcdhooks.bridge.gate.VerdictScreen;
-import io.mcdhooks.bridge.lag.LagMonitor;
 import io.mcdhooks.bridge.lag.LagStatus;
 import io.mcdhooks.bridge.metrics.BridgeMetrics;
 import io.mcdhooks.bridge.publish.Outbox;
@@ -34,8 +33,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,19 +85,19 @@ public final class GatekeeperService implements ClusterListener {
     private final GateEvents events;
     private final HookStatusWriter statuses;
     private final HookRegistry hooks;
-    private final Supplier<VerdictLog> verdictLog;
     private final DeadLetterSink deadLetters;
-    private VerdictLog verdicts;
+    private final HookLagSampler lag;
     private final List<Long> timers = new ArrayList<>();
-    private LagMonitor lagMonitor;
-    private Map<String, LagStatus> lag = Map.of();
+    /** The verdicts topic, followed from {@link #follow} on. */
+    private VerdictLog verdicts;
+
     private long verdictRecords;
 
     /**
      * A gatekeeper acting on {@code client}'s cluster, publishing its decisions through the
      * bridge's {@code outbox} and its dead letters through the bridge's record {@code sender}.
      */
-    public static GatekeeperService create(
+    public GatekeeperService(
             Vertx vertx,
             Context context,
             KubernetesClient client,
@@ -110,51 +107,28 @@ public final class GatekeeperService implements ClusterListener {
             RecordSender sender,
             BridgeMetrics metrics,
             Clock clock) {
-        Supplier<VerdictLog> verdicts = () -> KafkaVerdictLog.create(
-                vertx, settings.kafka(), settings.verdictsTopic(), "mcdhooks-gatekeeper-" + settings.cluster());
-        return new GatekeeperService(
-                vertx,
-                context,
-                client,
-                settings,
-                cluster,
-                DecisionSink.through(outbox),
-                verdicts,
-                sender,
-                metrics,
-                clock);
-    }
-
-    private GatekeeperService(
-            Vertx vertx,
-            Context context,
-            KubernetesClient client,
-            Settings settings,
-            Cluster cluster,
-            Function<GateDecision, Future<Void>> publish,
-            Supplier<VerdictLog> verdictLog,
-            RecordSender sender,
-            BridgeMetrics metrics,
-            Clock clock) {
         this.vertx = vertx;
         this.settings = settings;
         this.metrics = metrics;
         this.clock = clock;
-        this.verdictLog = verdictLog;
         this.kube = vertx.createSharedWorkerExecutor(KUBE_POOL, KUBE_POOL_SIZE);
         this.gatekeeper = new Gatekeeper(settings.cluster(), clock, this::decided);
         this.acked = new AckedGates(gatekeeper);
         this.levers = new LeverActuator(client, kube, context, settings.namespace(), settings.pauseImage());
         this.reconciler = new LeverReconciler(settings.cluster(), cluster, gatekeeper, acked, levers, context);
         this.events = new GateEvents(client, kube, clock);
-        this.decisions =
-                new DecisionSink(publish, acked, reconciler::decided, List.of(reconciler::decided, events::decided));
+        this.decisions = new DecisionSink(
+                DecisionSink.through(outbox),
+                acked,
+                reconciler::decided,
+                List.of(reconciler::decided, events::decided));
         this.statuses = new HookStatusWriter(client, kube);
         this.hooks = new HookRegistry(
                 client, kube, context, settings.namespace(), gatekeeper, statuses, reconciler::everything);
         this.screen = new VerdictScreen(
                 settings.cluster(), new CloudEventsKafka(new MessageCodec()), gatekeeper::gate, hooks::keys);
         this.deadLetters = new DeadLetterSink(sender, settings.deadLetterTopic(), metrics);
+        this.lag = new HookLagSampler(vertx, settings, metrics, clock);
     }
 
     public Gatekeeper gatekeeper() {
@@ -178,7 +152,7 @@ public final class GatekeeperService implements ClusterListener {
 
     /** Each registered hook's lag state, as last sampled. */
     public Map<String, LagStatus> lag() {
-        return lag;
+        return lag.latest();
     }
 
     /** Verdicts and other records refused so far. */
@@ -221,12 +195,12 @@ public final class GatekeeperService implements ClusterListener {
             acked.forget(gatekeeper.forgetReleasedBefore(clock.instant().minus(FORGET_AFTER)));
         }));
         timers.add(vertx.setPeriodic(STATUS_PERIOD.toMillis(), t -> {
-            statuses.writeAll(gatekeeper.hooks(), gatekeeper.gates(), lag);
+            statuses.writeAll(gatekeeper.hooks(), gatekeeper.gates(), lag.latest());
             metrics.held(gatekeeper.heldByPool());
         }));
-        lagMonitor = new LagMonitor(settings.kafka(), settings.requestsTopic(), settings.lagWindow(), clock);
-        timers.add(vertx.setPeriodic(settings.lagInterval().toMillis(), t -> sampleLag()));
-        verdicts = verdictLog.get();
+        lag.start(() -> gatekeeper.hooks().stream().map(RegisteredHook::name).toList());
+        verdicts = KafkaVerdictLog.create(
+                vertx, settings.kafka(), settings.verdictsTopic(), "mcdhooks-gatekeeper-" + settings.cluster());
         return verdicts.follow(ends, this::onVerdictRecord);
     }
 
@@ -240,15 +214,7 @@ public final class GatekeeperService implements ClusterListener {
         timers.forEach(vertx::cancelTimer);
         hooks.stop();
         levers.stop();
-        if (lagMonitor != null) {
-            LagMonitor monitor = lagMonitor;
-            vertx.executeBlocking(
-                    () -> {
-                        monitor.close();
-                        return null;
-                    },
-                    false);
-        }
+        lag.stop();
         Future<Void> consumer = verdicts == null ? Future.succeededFuture() : verdicts.close();
         return Future.join(consumer, kube.close()).mapEmpty();
     }
@@ -326,17 +292,5 @@ public final class GatekeeperService implements ClusterListener {
                     .log("verdict refused: {}", refused.reason());
             events.refused(refused.suspect(), refused.reason());
         }
-    }
-
-    private void sampleLag() {
-        List<String> names =
-                gatekeeper.hooks().stream().map(RegisteredHook::name).toList();
-        LagMonitor monitor = lagMonitor;
-        vertx.executeBlocking(() -> monitor.sample(names), false)
-                .onSuccess(statuses -> {
-                    lag = Map.copyOf(statuses);
-                    metrics.lag(statuses);
-                })
-                .onFailure(e -> LOG.atDebug().setCause(e).log("lag not sampled"));
     }
 }

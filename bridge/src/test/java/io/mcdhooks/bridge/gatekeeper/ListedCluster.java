@@ -63,7 +63,7 @@ final class ListedCluster implements Cluster {
                 Duration.ofSeconds(1),
                 Duration.ofSeconds(10),
                 10);
-        return GatekeeperService.create(
+        return new GatekeeperService(
                 vertx,
                 context,
                 client,
