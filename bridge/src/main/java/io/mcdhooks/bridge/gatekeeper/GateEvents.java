@@ -43,7 +43,7 @@ public final class GateEvents {
         this.clock = clock;
     }
 
-    public static String reason(GateDecision decision) {
+    private static String reason(GateDecision decision) {
         return switch (decision.decision()) {
             case OPENED -> "GateOpened";
             case RELEASED -> "GateReleased";
