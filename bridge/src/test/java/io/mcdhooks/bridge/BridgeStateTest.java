@@ -130,18 +130,8 @@ class BridgeStateTest {
     }
 
     private static GateRequest poolPreUpdateRequest(Gatekeeper gatekeeper) {
-        GatePolicy policy = new GatePolicy() {
-            @Override
-            public boolean gates(Stage stage, String pool) {
-                return gatekeeper.gates(stage, pool);
-            }
-
-            @Override
-            public Duration deadline(Stage stage, String pool, Duration floor) {
-                return gatekeeper.deadline(stage, pool, floor);
-            }
-        };
-        BridgeState state = new BridgeState("c1", policy, Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
+        BridgeState state = new BridgeState(
+                "c1", GatePolicy.of(gatekeeper), Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
         state.onRenderedConfig(new RenderedConfig(NEW, "quay.io/os@sha256:02", "default", List.of(), List.of()));
         state.onPool(pool(OLD, 1), true);
         List<Outgoing> out = state.onPool(pool(NEW, 2), false);

@@ -19,7 +19,6 @@ import io.mcdhooks.bridge.publish.RecordSender;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Message;
-import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Verdict;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
@@ -137,17 +136,7 @@ public final class GatekeeperService implements ClusterListener {
 
     /** Which gates the bridge requests, and how long their requests stand: what the hooks registered now ask. */
     public GatePolicy policy() {
-        return new GatePolicy() {
-            @Override
-            public boolean gates(Stage stage, String pool) {
-                return gatekeeper.gates(stage, pool);
-            }
-
-            @Override
-            public Duration deadline(Stage stage, String pool, Duration floor) {
-                return gatekeeper.deadline(stage, pool, floor);
-            }
-        };
+        return GatePolicy.of(gatekeeper);
     }
 
     /** Each registered hook's lag state, as last sampled. */
