@@ -4,7 +4,9 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.mcdhooks.bridge.gate.GatekeeperService;
+import io.mcdhooks.bridge.gatekeeper.Cluster;
+import io.mcdhooks.bridge.gatekeeper.GatekeeperService;
+import io.mcdhooks.bridge.kube.McoInformers;
 import io.mcdhooks.bridge.mco.McnView;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
@@ -18,12 +20,10 @@ import io.mcdhooks.bridge.publish.PublishedLog;
 import io.mcdhooks.bridge.publish.RecordSender;
 import io.mcdhooks.bridge.publish.TopicSetup;
 import io.mcdhooks.bridge.ui.StatusPage;
-import io.mcdhooks.bridge.watch.McoInformers;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.LifecycleEvent;
 import io.mcdhooks.schemas.Message;
-import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.vertx.core.Context;
@@ -70,6 +70,9 @@ public final class BridgeVerticle extends VerticleBase {
 
     private BridgeState state;
     private Outbox outbox;
+    /** The parts that follow the cluster with the bridge: the gatekeeper, unless it is off. */
+    private final List<ClusterListener> listeners = new ArrayList<>();
+
     private GatekeeperService gatekeeper;
     private KafkaRecordSender ownSender;
     private SharedIndexInformer<Node> nodeInformer;
@@ -141,42 +144,33 @@ public final class BridgeVerticle extends VerticleBase {
                             config.lagWindow()),
                     new ClusterCaches(),
                     outbox,
+                    sender,
                     metrics,
                     clock);
-            policy = new GatePolicy() {
-                @Override
-                public boolean gates(Stage stage, String pool) {
-                    return gatekeeper.gatekeeper().gates(stage, pool);
-                }
-
-                @Override
-                public Duration deadline(Stage stage, String pool, Duration floor) {
-                    return gatekeeper.gatekeeper().deadline(stage, pool, floor);
-                }
-            };
+            listeners.add(gatekeeper);
+            policy = gatekeeper.policy();
         }
         state = new BridgeState(config.cluster(), policy, config.gateTimeout(), clock);
         return startHttp()
                 .compose(v -> vertx.executeBlocking(this::ensureTopics))
-                .compose(v -> gatekeeper == null ? Future.succeededFuture() : gatekeeper.startWatching())
+                .compose(v -> Future.all(
+                        listeners.stream().map(ClusterListener::startWatching).toList()))
                 .compose(v -> vertx.executeBlocking(this::readBack))
                 .compose(recovered -> {
                     recovered.messages().forEach(this::recover);
-                    if (gatekeeper != null) {
-                        gatekeeper.recover(recovered.messages());
-                    }
+                    listeners.forEach(l -> l.recover(recovered.messages()));
                     LOG.atInfo()
                             .addKeyValue("messages", recovered.messages().size())
                             .log("read back what was published before");
                     return startInformers().map(recovered);
                 })
-                .compose(recovered ->
-                        gatekeeper == null ? Future.succeededFuture() : gatekeeper.follow(recovered.ends()))
+                .compose(recovered -> Future.all(
+                        listeners.stream().map(l -> l.follow(recovered.ends())).toList()))
                 .onSuccess(v -> {
                     synced = true;
                     LOG.atInfo()
                             .addKeyValue("mcn", mcnVersion == null ? "none" : mcnVersion)
-                            .addKeyValue("gatekeeper", gatekeeper != null)
+                            .addKeyValue("gatekeeper", config.gatekeeper())
                             .log("bridge watching cluster {}", config.cluster());
                 });
     }
@@ -184,10 +178,13 @@ public final class BridgeVerticle extends VerticleBase {
     @Override
     public Future<?> stop() {
         informers.forEach(SharedIndexInformer::stop);
-        Future<?> gate = gatekeeper == null ? Future.succeededFuture() : gatekeeper.stop();
-        Future<?> producer = ownSender == null ? Future.succeededFuture() : ownSender.closeAsync();
+        Future<?> parts =
+                Future.join(listeners.stream().map(ClusterListener::stop).toList());
+        // The gatekeeper's dead letters go through the sender too: close it after the gatekeeper.
+        Future<?> producer =
+                parts.transform(v -> ownSender == null ? Future.succeededFuture() : ownSender.closeAsync());
         Future<?> server = http == null ? Future.succeededFuture() : http.close();
-        return Future.join(gate, producer, server);
+        return Future.join(producer, server);
     }
 
     /** The port the health endpoints listen on. */
@@ -321,23 +318,17 @@ public final class BridgeVerticle extends VerticleBase {
 
     private void onPool(GenericKubernetesResource pool) {
         publish(state.onPool(Views.pool(pool), !synced));
-        if (gatekeeper != null) {
-            gatekeeper.onPool(pool);
-        }
+        listeners.forEach(l -> l.onPool(pool));
     }
 
     private void onNode(Node node) {
         publish(state.onNode(view(node), !synced));
-        if (gatekeeper != null) {
-            gatekeeper.onNode(node);
-        }
+        listeners.forEach(l -> l.onNode(node));
     }
 
     private void onNodeDeleted(Node node) {
         publish(state.onNodeDeleted(node.getMetadata().getName()));
-        if (gatekeeper != null) {
-            gatekeeper.onNodeDeleted(node);
-        }
+        listeners.forEach(l -> l.onNodeDeleted(node));
         views.forget(node.getMetadata().getName());
     }
 
@@ -348,9 +339,9 @@ public final class BridgeVerticle extends VerticleBase {
     private void publish(List<Outgoing> messages) {
         for (Outgoing message : messages) {
             outbox.publish(message);
-            if (gatekeeper != null && message.message() instanceof GateRequest request) {
+            if (message.message() instanceof GateRequest request) {
                 // In-process as well as on Kafka: the gate is open before any hook can answer it.
-                gatekeeper.onGateRequest(request);
+                listeners.forEach(l -> l.onGateRequest(request));
             }
         }
     }
@@ -365,7 +356,8 @@ public final class BridgeVerticle extends VerticleBase {
                 config,
                 () -> nodeInformer == null ? List.of() : nodeInformer.getStore().list(),
                 () -> poolInformer == null ? List.of() : poolInformer.getStore().list(),
-                () -> gatekeeper);
+                () -> gatekeeper,
+                clock);
         return vertx.createHttpServer()
                 .requestHandler(request -> {
                     switch (request.path()) {
@@ -395,7 +387,7 @@ public final class BridgeVerticle extends VerticleBase {
     }
 
     /** The informer caches, as the gatekeeper sees the cluster. */
-    private final class ClusterCaches implements GatekeeperService.Cluster {
+    private final class ClusterCaches implements Cluster {
         @Override
         public Node node(String name) {
             return nodeInformer == null ? null : nodeInformer.getStore().getByKey(name);

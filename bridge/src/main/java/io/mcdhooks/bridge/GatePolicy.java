@@ -1,5 +1,6 @@
 package io.mcdhooks.bridge;
 
+import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.schemas.Stage;
 import java.time.Duration;
 import java.util.Set;
@@ -13,6 +14,21 @@ public interface GatePolicy {
     /** A gate request's deadline after it opens; {@code floor} (MCDHOOKS_GATE_TIMEOUT) unless the hooks need longer. */
     default Duration deadline(Stage stage, String pool, Duration floor) {
         return floor;
+    }
+
+    /** What the hooks registered with {@code gatekeeper} now ask: the gates they take part in, as long as they wait. */
+    static GatePolicy of(Gatekeeper gatekeeper) {
+        return new GatePolicy() {
+            @Override
+            public boolean gates(Stage stage, String pool) {
+                return gatekeeper.gates(stage, pool);
+            }
+
+            @Override
+            public Duration deadline(Stage stage, String pool, Duration floor) {
+                return gatekeeper.deadline(stage, pool, floor);
+            }
+        };
     }
 
     /** Every stage of the named pools; {@code *} names them all. */

@@ -3,7 +3,7 @@ package io.mcdhooks.bridge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mcdhooks.bridge.gate.Gatekeeper;
-import io.mcdhooks.bridge.gate.HookSpec;
+import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
@@ -130,18 +130,8 @@ class BridgeStateTest {
     }
 
     private static GateRequest poolPreUpdateRequest(Gatekeeper gatekeeper) {
-        GatePolicy policy = new GatePolicy() {
-            @Override
-            public boolean gates(Stage stage, String pool) {
-                return gatekeeper.gates(stage, pool);
-            }
-
-            @Override
-            public Duration deadline(Stage stage, String pool, Duration floor) {
-                return gatekeeper.deadline(stage, pool, floor);
-            }
-        };
-        BridgeState state = new BridgeState("c1", policy, Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
+        BridgeState state = new BridgeState(
+                "c1", GatePolicy.of(gatekeeper), Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
         state.onRenderedConfig(new RenderedConfig(NEW, "quay.io/os@sha256:02", "default", List.of(), List.of()));
         state.onPool(pool(OLD, 1), true);
         List<Outgoing> out = state.onPool(pool(NEW, 2), false);
@@ -151,8 +141,8 @@ class BridgeStateTest {
                 .orElseThrow();
     }
 
-    private static HookSpec hook(String name, Duration timeout, Duration maxExtension) {
-        return new HookSpec(
+    private static RegisteredHook hook(String name, Duration timeout, Duration maxExtension) {
+        return new RegisteredHook(
                 name,
                 Set.of(Stage.POOL_PRE_UPDATE),
                 Set.of(),
@@ -161,7 +151,7 @@ class BridgeStateTest {
                 maxExtension,
                 FailurePolicy.Fail,
                 Mode.Enforcing,
-                HookSpec.PostUpdateFailure.Hold,
+                RegisteredHook.PostUpdateFailure.Hold,
                 false);
     }
 

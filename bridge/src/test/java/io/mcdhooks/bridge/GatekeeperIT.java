@@ -9,13 +9,15 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.cli.Cli;
-import io.mcdhooks.bridge.gate.GatekeeperService;
-import io.mcdhooks.bridge.gate.LeverActuator;
+import io.mcdhooks.bridge.gate.GateObjects;
 import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.gate.OverrideRequest;
+import io.mcdhooks.bridge.gate.WhyHeld;
+import io.mcdhooks.bridge.gatekeeper.GatekeeperService;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
+import io.mcdhooks.bridge.kube.McoInformers;
 import io.mcdhooks.bridge.mco.McoApi;
-import io.mcdhooks.bridge.watch.McoInformers;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
@@ -35,9 +37,13 @@ import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.kafka.DeadLetters;
 import io.mcdhooks.schemas.sign.VerdictSignatures;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.time.Clock;
@@ -175,7 +181,7 @@ class GatekeeperIT {
             return target.equals(annotation(node, McoApi.CURRENT_CONFIG))
                     && tainted(node)
                     && Boolean.TRUE.equals(node.getSpec().getUnschedulable())
-                    && node.getMetadata().getAnnotations().containsKey(LeverActuator.CORDONED_FOR);
+                    && node.getMetadata().getAnnotations().containsKey(GateObjects.CORDONED_FOR);
         });
         // And the pool halts: no other node is assigned the update, none is tainted or cordoned
         await().during(Duration.ofSeconds(5))
@@ -209,7 +215,7 @@ class GatekeeperIT {
                 .atMost(Duration.ofSeconds(5))
                 .until(() -> client.pods()
                                         .inNamespace(NAMESPACE)
-                                        .withName(LeverActuator.gateName(timedOut.node()))
+                                        .withName(GateObjects.gateName(timedOut.node()))
                                         .get()
                                 != null
                         && !("drain-" + target)
@@ -218,7 +224,7 @@ class GatekeeperIT {
         // And the gate pod asks for nothing a restricted namespace refuses
         var gatePod = client.pods()
                 .inNamespace(NAMESPACE)
-                .withName(LeverActuator.gateName(timedOut.node()))
+                .withName(GateObjects.gateName(timedOut.node()))
                 .get();
         assertThat(gatePod.getSpec().getSecurityContext().getRunAsNonRoot()).isTrue();
         assertThat(gatePod.getSpec().getSecurityContext().getSeccompProfile().getType())
@@ -233,14 +239,14 @@ class GatekeeperIT {
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> client.pods()
                                         .inNamespace(NAMESPACE)
-                                        .withName(LeverActuator.gateName(timedOut.node()))
+                                        .withName(GateObjects.gateName(timedOut.node()))
                                         .get()
                                 == null
                         && client.policy()
                                         .v1()
                                         .podDisruptionBudget()
                                         .inNamespace(NAMESPACE)
-                                        .withName(LeverActuator.gateName(timedOut.node()))
+                                        .withName(GateObjects.gateName(timedOut.node()))
                                         .get()
                                 == null);
     }
@@ -297,7 +303,7 @@ class GatekeeperIT {
                     p.getMetadata()
                             .getAnnotations()
                             .put(
-                                    GatekeeperService.OVERRIDE_ANNOTATION,
+                                    OverrideRequest.ANNOTATION,
                                     "{\"gate\":\"" + gateId
                                             + "\",\"action\":\"release\",\"by\":\"alice\",\"reason\":\"modules checked by hand\"}");
                     return p;
@@ -464,7 +470,21 @@ class GatekeeperIT {
                 .filter(g -> g.request().stage() == Stage.POOL_PRE_UPDATE)
                 .findFirst()
                 .orElseThrow();
-        assertThat(gatekeeper.blockReason(gate)).startsWith("waiting on kmod-check: MISSING, hook STOPPED, lag ");
+        assertThat(WhyHeld.of(gate.last(), gatekeeper.lag(), Instant.now()))
+                .startsWith("waiting on kmod-check: MISSING, hook STOPPED, lag ");
+        // And the status page says so where it says why the gate is held
+        HttpResponse<String> page = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + bridge.httpPort() + "/api/status"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        JsonObject poolGate = new JsonObject(page.body())
+                .getJsonArray("gates").stream()
+                        .map(JsonObject.class::cast)
+                        .filter(g -> g.getString("stage").equals(Stage.POOL_PRE_UPDATE.wire()))
+                        .findFirst()
+                        .orElseThrow();
+        assertThat(poolGate.getString("summary")).startsWith("waiting on kmod-check: MISSING, hook STOPPED, lag ");
         await().atMost(Duration.ofSeconds(10))
                 .ignoreExceptions()
                 .untilAsserted(() -> assertThat(client.resources(UpdateHook.class)

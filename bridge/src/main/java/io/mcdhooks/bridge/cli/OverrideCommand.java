@@ -2,10 +2,9 @@ package io.mcdhooks.bridge.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.mcdhooks.bridge.gate.GatekeeperService;
 import io.mcdhooks.bridge.gate.OverrideRequest;
+import io.mcdhooks.bridge.kube.McoInformers;
 import io.mcdhooks.bridge.mco.McoApi;
-import io.mcdhooks.bridge.watch.McoInformers;
 import io.mcdhooks.schemas.Stage;
 import java.util.HashMap;
 import java.util.Map;
@@ -95,7 +94,7 @@ final class OverrideCommand implements Callable<Integer> {
 
     private static Map<String, String> with(Map<String, String> annotations, String value) {
         Map<String, String> copy = annotations == null ? new HashMap<>() : new HashMap<>(annotations);
-        copy.put(GatekeeperService.OVERRIDE_ANNOTATION, value);
+        copy.put(OverrideRequest.ANNOTATION, value);
         return copy;
     }
 

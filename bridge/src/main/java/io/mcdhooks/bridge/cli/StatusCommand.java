@@ -1,5 +1,6 @@
 package io.mcdhooks.bridge.cli;
 
+import io.mcdhooks.bridge.gate.WhyHeld;
 import io.mcdhooks.bridge.lag.LagMonitor;
 import io.mcdhooks.bridge.lag.LagStatus;
 import io.mcdhooks.schemas.GateDecision;
@@ -69,7 +70,7 @@ final class StatusCommand implements Callable<Integer> {
         out.println("OPEN GATES");
         for (GateDecision gate : open) {
             out.printf("  %s (attempt %d): %s%n", gate.gateId(), gate.attempt(), gate.decision());
-            out.printf("    %s%n", gate.summary());
+            out.printf("    %s%n", WhyHeld.of(gate));
             for (String hook : gate.blockingHooks()) {
                 LagStatus status = lag.get(hook);
                 if (status != null) {

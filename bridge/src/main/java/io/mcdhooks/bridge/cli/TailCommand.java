@@ -1,5 +1,6 @@
 package io.mcdhooks.bridge.cli;
 
+import io.mcdhooks.bridge.gate.WhyHeld;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.LifecycleEvent;
@@ -109,6 +110,7 @@ final class TailCommand implements Callable<Integer> {
             return "verdict   " + v.gateId() + " " + v.hook() + " " + v.outcome() + " " + v.reason();
         }
         GateDecision d = (GateDecision) m;
-        return "decision  " + d.gateId() + " " + d.decision() + (d.released() ? " released" : "") + ": " + d.summary();
+        return "decision  " + d.gateId() + " " + d.decision() + (d.released() ? " released" : "") + ": "
+                + WhyHeld.of(d);
     }
 }

@@ -39,13 +39,16 @@ public final class GateMachine {
 
     private GateMachine() {}
 
-    /** The result of an input: the gate after it, what became of a verdict, and a decision if it changed. */
-    public record Step(Gate gate, VerdictFate fate, GateDecision decision) {}
+    /**
+     * What an input changed: the gate after it, what became of a verdict, and the decision to
+     * publish if the decision changed ({@code null} if not).
+     */
+    public record Change(Gate gate, VerdictFate fate, GateDecision decision) {}
 
     /** Opens a gate for {@code request}, waiting on the registered hooks that apply to it. */
-    public static Step open(GateRequest request, List<HookSpec> registered, Instant now) {
+    public static Change open(GateRequest request, List<RegisteredHook> registered, Instant now) {
         Map<String, Gate.Slot> slots = new TreeMap<>();
-        for (HookSpec hook : registered) {
+        for (RegisteredHook hook : registered) {
             if (hook.appliesTo(request)) {
                 slots.put(
                         hook.name(),
@@ -56,7 +59,7 @@ public final class GateMachine {
                                 hook.timeout(),
                                 hook.maxExtension(),
                                 hook.signed(),
-                                hook.onPostUpdateFailure() == HookSpec.PostUpdateFailure.HoldAndPausePool,
+                                hook.onPostUpdateFailure() == RegisteredHook.PostUpdateFailure.HoldAndPausePool,
                                 now.plus(hook.timeout()),
                                 null));
             }
@@ -97,20 +100,20 @@ public final class GateMachine {
         return new Gate(request, opened, slots, override, latest.released(), latest);
     }
 
-    public static Step onVerdict(Gate gate, Verdict verdict, Instant now) {
-        Step accepted = accept(gate, verdict, now);
+    public static Change onVerdict(Gate gate, Verdict verdict, Instant now) {
+        Change accepted = accept(gate, verdict, now);
         if (accepted.fate() != VerdictFate.ACCEPTED) {
             return accepted;
         }
-        Step step = decide(accepted.gate(), null, now, false);
-        return new Step(step.gate(), VerdictFate.ACCEPTED, step.decision());
+        Change decided = decide(accepted.gate(), null, now, false);
+        return new Change(decided.gate(), VerdictFate.ACCEPTED, decided.decision());
     }
 
     /**
      * Replays verdicts that reached a gate before a restart, then decides once: a decision only
      * if where the verdicts lead differs from the decision the gate was restored from.
      */
-    public static Step replay(Gate restored, List<Verdict> verdicts, Instant now) {
+    public static Change replay(Gate restored, List<Verdict> verdicts, Instant now) {
         Gate gate = restored;
         for (Verdict verdict : verdicts) {
             gate = accept(gate, verdict, now).gate();
@@ -119,7 +122,7 @@ public final class GateMachine {
     }
 
     /** Takes a verdict into the gate's hooks, without deciding. */
-    private static Step accept(Gate gate, Verdict verdict, Instant now) {
+    private static Change accept(Gate gate, Verdict verdict, Instant now) {
         GateRequest request = gate.request();
         if (verdict.attempt() != request.attempt()
                 || verdict.stage() != request.stage()
@@ -128,17 +131,17 @@ public final class GateMachine {
                 || !Objects.equals(
                         verdict.node(),
                         request.node() == null ? null : request.node().name())) {
-            return new Step(gate, VerdictFate.STALE, null);
+            return new Change(gate, VerdictFate.STALE, null);
         }
         Gate.Slot slot = gate.hooks().get(verdict.hook());
         if (slot == null) {
-            return new Step(gate, VerdictFate.UNKNOWN_HOOK, null);
+            return new Change(gate, VerdictFate.UNKNOWN_HOOK, null);
         }
         if (gate.released()) {
-            return new Step(gate, VerdictFate.CLOSED, null);
+            return new Change(gate, VerdictFate.CLOSED, null);
         }
         if (slot.latest() != null && !verdict.producedAt().isAfter(slot.latest().producedAt())) {
-            return new Step(gate, VerdictFate.DUPLICATE, null);
+            return new Change(gate, VerdictFate.DUPLICATE, null);
         }
         Instant deadline = slot.deadline();
         if (verdict.outcome() == Outcome.PENDING) {
@@ -150,17 +153,17 @@ public final class GateMachine {
         }
         Map<String, Gate.Slot> slots = new TreeMap<>(gate.hooks());
         slots.put(slot.hook(), slot.withVerdict(verdict, deadline));
-        return new Step(gate.with(slots, gate.override(), gate.released(), gate.last()), VerdictFate.ACCEPTED, null);
+        return new Change(gate.with(slots, gate.override(), gate.released(), gate.last()), VerdictFate.ACCEPTED, null);
     }
 
     /** Time passed: deadlines may have come. */
-    public static Step onTick(Gate gate, Instant now) {
+    public static Change onTick(Gate gate, Instant now) {
         return decide(gate, null, now, false);
     }
 
-    public static Step onOverride(Gate gate, Gate.Override override, Instant now) {
+    public static Change onOverride(Gate gate, Gate.Override override, Instant now) {
         if (gate.released()) {
-            return new Step(gate, null, null);
+            return new Change(gate, null, null);
         }
         return decide(gate.with(gate.hooks(), override, false, gate.last()), null, now, false);
     }
@@ -213,6 +216,8 @@ public final class GateMachine {
             blocking.addAll(waiting);
         }
         GateRequest r = gate.request();
+        GateDecision.OperatorOverride operator =
+                override == null ? null : new GateDecision.OperatorOverride(override.by(), override.reason());
         return new GateDecision(
                 r.cluster(),
                 r.gateId(),
@@ -225,13 +230,13 @@ public final class GateMachine {
                 released,
                 statuses,
                 blocking,
-                summary(gate, decision, released, blocking, timedOutIgnored, now),
-                override == null ? null : new GateDecision.OperatorOverride(override.by(), override.reason()),
+                WhyHeld.summary(decision, released, statuses, blocking, operator),
+                operator,
                 gate.openedAt(),
                 now);
     }
 
-    private static Step decide(Gate gate, VerdictFate fate, Instant now, boolean opening) {
+    private static Change decide(Gate gate, VerdictFate fate, Instant now, boolean opening) {
         GateDecision decision = evaluate(gate, now);
         GateDecision last = gate.last();
         boolean changed = opening
@@ -240,10 +245,10 @@ public final class GateMachine {
                 || last.released() != decision.released()
                 || !last.blockingHooks().equals(decision.blockingHooks());
         if (!changed) {
-            return new Step(gate, fate, null);
+            return new Change(gate, fate, null);
         }
         Gate next = gate.with(gate.hooks(), gate.override(), decision.released(), decision);
-        return new Step(next, fate, decision);
+        return new Change(next, fate, decision);
     }
 
     static HookState stateOf(Gate.Slot slot, Instant now) {
@@ -275,34 +280,6 @@ public final class GateMachine {
                 slot.deadline(),
                 slot.signed(),
                 slot.pausePoolOnFailure());
-    }
-
-    /** One line for humans: who holds the gate and why, e.g. "blocked by kmod-check: FAIL ModulesMissing". */
-    private static String summary(
-            Gate gate, Decision decision, boolean released, List<String> blocking, List<String> ignored, Instant now) {
-        return switch (decision) {
-            case OVERRIDDEN ->
-                (released ? "released" : "blocked") + " by operator "
-                        + gate.override().by() + ": " + gate.override().reason();
-            case RELEASED -> gate.hooks().isEmpty() ? "no hooks to wait on" : "every required hook passed";
-            case TIMED_OUT ->
-                released
-                        ? "passed; timed out and ignored: " + String.join(", ", ignored)
-                        : "timed out waiting on " + describe(gate, blocking, now);
-            case BLOCKED -> "blocked by " + describe(gate, blocking, now);
-            case OPENED -> "waiting on " + describe(gate, blocking, now);
-        };
-    }
-
-    private static String describe(Gate gate, List<String> hooks, Instant now) {
-        List<String> parts = new ArrayList<>();
-        for (String name : hooks) {
-            Gate.Slot slot = gate.hooks().get(name);
-            HookState state = stateOf(slot, now);
-            Verdict v = slot.latest();
-            parts.add(name + ": " + state + (v != null && state != HookState.TIMED_OUT ? " " + v.reason() : ""));
-        }
-        return String.join("; ", parts);
     }
 
     private static Instant latest(Instant a, Instant b) {

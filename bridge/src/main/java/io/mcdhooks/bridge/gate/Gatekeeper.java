@@ -2,6 +2,7 @@ package io.mcdhooks.bridge.gate;
 
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Message;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Verdict;
 import java.time.Clock;
@@ -10,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -30,7 +32,7 @@ public final class Gatekeeper {
     private final Clock clock;
     private final Consumer<GateDecision> decisions;
     private final Map<String, Gate> gates = new HashMap<>();
-    private final Map<String, HookSpec> hooks = new HashMap<>();
+    private final Map<String, RegisteredHook> hooks = new HashMap<>();
 
     /** @param decisions receives every decision that changed, in order */
     public Gatekeeper(String cluster, Clock clock, Consumer<GateDecision> decisions) {
@@ -40,7 +42,7 @@ public final class Gatekeeper {
     }
 
     /** Registers or replaces a hook; {@code false} if it was registered with the same spec already. */
-    public boolean putHook(HookSpec hook) {
+    public boolean putHook(RegisteredHook hook) {
         return !hook.equals(hooks.put(hook.name(), hook));
     }
 
@@ -49,7 +51,7 @@ public final class Gatekeeper {
         return hooks.remove(name) != null;
     }
 
-    public Collection<HookSpec> hooks() {
+    public Collection<RegisteredHook> hooks() {
         return List.copyOf(hooks.values());
     }
 
@@ -66,7 +68,7 @@ public final class Gatekeeper {
      */
     public Duration deadline(Stage stage, String pool, Duration floor) {
         Duration longest = floor;
-        for (HookSpec hook : hooks.values()) {
+        for (RegisteredHook hook : hooks.values()) {
             if (hook.gates(stage, pool)) {
                 Duration wait = hook.timeout().plus(hook.maxExtension());
                 longest = wait.compareTo(longest) > 0 ? wait : longest;
@@ -87,12 +89,46 @@ public final class Gatekeeper {
         apply(GateMachine.open(request, List.copyOf(hooks.values()), clock.instant()));
     }
 
+    /**
+     * Rebuilds the gates from what Kafka holds: gate requests, decisions and verdicts of this
+     * cluster, oldest first. Returns the decisions read back that the rebuilt gates stand on:
+     * they are on Kafka already.
+     */
+    public List<GateDecision> recover(List<Message> recovered) {
+        Map<String, GateRequest> requests = new LinkedHashMap<>();
+        Map<String, GateDecision> latest = new HashMap<>();
+        Map<String, List<Verdict>> verdictsByGate = new HashMap<>();
+        for (Message message : recovered) {
+            if (message instanceof GateRequest r) {
+                GateRequest known = requests.get(r.gateId());
+                if (known == null || known.attempt() <= r.attempt()) {
+                    requests.put(r.gateId(), r);
+                }
+            } else if (message instanceof GateDecision d) {
+                latest.put(d.gateId() + "#" + d.attempt(), d);
+            } else if (message instanceof Verdict v) {
+                verdictsByGate
+                        .computeIfAbsent(v.gateId(), k -> new ArrayList<>())
+                        .add(v);
+            }
+        }
+        List<GateDecision> standing = new ArrayList<>();
+        for (GateRequest r : requests.values()) {
+            GateDecision last = latest.get(r.gateId() + "#" + r.attempt());
+            if (last != null) {
+                standing.add(last);
+            }
+            restore(r, last, verdictsByGate.getOrDefault(r.gateId(), List.of()));
+        }
+        return standing;
+    }
+
     /** A gate as it stood before a restart: its latest decision, then the verdicts it had received. */
     public void restore(GateRequest request, GateDecision latest, List<Verdict> verdicts) {
         Instant now = clock.instant();
-        GateMachine.Step step = latest == null
+        GateMachine.Change step = latest == null
                 ? GateMachine.open(request, List.copyOf(hooks.values()), now)
-                : new GateMachine.Step(GateMachine.restore(request, latest), null, null);
+                : new GateMachine.Change(GateMachine.restore(request, latest), null, null);
         if (step.decision() != null) {
             decisions.accept(step.decision());
         }
@@ -104,7 +140,7 @@ public final class Gatekeeper {
         if (gate == null) {
             return VerdictFate.UNKNOWN_GATE;
         }
-        GateMachine.Step step = GateMachine.onVerdict(gate, verdict, clock.instant());
+        GateMachine.Change step = GateMachine.onVerdict(gate, verdict, clock.instant());
         apply(step);
         return step.fate();
     }
@@ -133,6 +169,29 @@ public final class Gatekeeper {
         return true;
     }
 
+    /**
+     * An operator's override, if {@code annotations} of a gate's Node or pool hold one:
+     * {@code mcdhooks.io/override: {"gate": "<gate id>", "action": "release"|"block", "by": "...",
+     * "reason": "..."}}. Who may write it is who may patch Nodes and pools; the API server's audit
+     * log has the real identity behind "by". A malformed one is logged and changes nothing.
+     */
+    public void onAnnotations(String object, Map<String, String> annotations) {
+        String text = annotations == null ? null : annotations.get(OverrideRequest.ANNOTATION);
+        if (text == null) {
+            return;
+        }
+        try {
+            OverrideRequest request = OverrideRequest.parse(text);
+            if (!onOverride(request.gateId(), request.toOverride(clock.instant()))) {
+                LOG.atWarn().addKeyValue("gate", request.gateId()).log("override names no known gate");
+            }
+        } catch (IllegalArgumentException e) {
+            LOG.atWarn()
+                    .addKeyValue("object", object)
+                    .log("ignoring malformed {} annotation: {}", OverrideRequest.ANNOTATION, e.getMessage());
+        }
+    }
+
     /** Lets time pass: deadlines may have come. */
     public void tick() {
         Instant now = clock.instant();
@@ -151,12 +210,38 @@ public final class Gatekeeper {
         return List.copyOf(gates.values());
     }
 
-    /** Forgets released gates opened before {@code before}: nothing can change them any more. */
-    public void forgetReleasedBefore(Instant before) {
-        gates.values().removeIf(g -> g.released() && g.openedAt().isBefore(before));
+    /**
+     * Forgets released gates opened before {@code before}: nothing can change them any more.
+     * Returns the ids of the gates forgotten.
+     */
+    public List<String> forgetReleasedBefore(Instant before) {
+        List<String> forgotten = new ArrayList<>();
+        gates.values().removeIf(g -> {
+            boolean old = g.released() && g.openedAt().isBefore(before);
+            if (old) {
+                forgotten.add(g.id());
+            }
+            return old;
+        });
+        return forgotten;
     }
 
-    private void apply(GateMachine.Step step) {
+    /** Nodes a gate holds now (opened and not released, past its first decision), per pool. */
+    public Map<String, Long> heldByPool() {
+        Map<String, Long> held = new HashMap<>();
+        for (Gate gate : gates.values()) {
+            GateDecision last = gate.last();
+            if (gate.request().stage().perNode()
+                    && !gate.released()
+                    && last != null
+                    && last.decision() != GateDecision.Decision.OPENED) {
+                held.merge(gate.request().pool().name(), 1L, Long::sum);
+            }
+        }
+        return held;
+    }
+
+    private void apply(GateMachine.Change step) {
         gates.put(step.gate().id(), step.gate());
         if (step.decision() != null) {
             decisions.accept(step.decision());

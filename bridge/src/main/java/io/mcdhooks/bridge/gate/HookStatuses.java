@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Objects;
 
 /** An UpdateHook's status as the gates show it: the open gates that wait on it, its latest verdicts. */
-final class HookStatuses {
+public final class HookStatuses {
 
     static final int LAST_VERDICTS = 10;
     /**
@@ -20,7 +20,7 @@ final class HookStatuses {
 
     private HookStatuses() {}
 
-    static UpdateHookStatus of(String hook, Collection<Gate> gates, LagStatus lag) {
+    public static UpdateHookStatus of(String hook, Collection<Gate> gates, LagStatus lag) {
         UpdateHookStatus status = new UpdateHookStatus();
         if (lag != null) {
             status.setLag(new UpdateHookStatus.Lag(
@@ -53,7 +53,7 @@ final class HookStatuses {
         return status;
     }
 
-    static boolean same(UpdateHookStatus a, UpdateHookStatus b) {
+    public static boolean same(UpdateHookStatus a, UpdateHookStatus b) {
         if (a == null || b == null) {
             return a == b;
         }

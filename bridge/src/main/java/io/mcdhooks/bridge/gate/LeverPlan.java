@@ -43,7 +43,11 @@ public final class LeverPlan {
     public record NodeLevers(boolean gatePod, boolean postUpdateTaint, boolean cordon, String postUpdateGate) {}
 
     public static NodeLevers node(
-            String cluster, PoolView pool, NodeView node, Collection<HookSpec> hooks, Function<String, Gate> gates) {
+            String cluster,
+            PoolView pool,
+            NodeView node,
+            Collection<RegisteredHook> hooks,
+            Function<String, Gate> gates) {
         boolean preHooks = watched(hooks, Stage.PRE_UPDATE, pool, node);
         boolean postHooks = watched(hooks, Stage.POST_UPDATE, pool, node);
         String target = node.updating()
@@ -88,7 +92,7 @@ public final class LeverPlan {
             String cluster,
             PoolView pool,
             List<NodeView> nodes,
-            Collection<HookSpec> hooks,
+            Collection<RegisteredHook> hooks,
             Function<String, Gate> gates,
             Predicate<String> gatePodReady) {
         for (NodeView node : nodes) {
@@ -127,7 +131,11 @@ public final class LeverPlan {
      * while the gatekeeper is away. Found by the fault-injection suite.
      */
     private static boolean postUpdateInFlight(
-            String cluster, PoolView pool, NodeView node, Collection<HookSpec> hooks, Function<String, Gate> gates) {
+            String cluster,
+            PoolView pool,
+            NodeView node,
+            Collection<RegisteredHook> hooks,
+            Function<String, Gate> gates) {
         String target = pool.targetConfig();
         if (target == null || !target.equals(node.desiredConfig()) || !watched(hooks, Stage.POST_UPDATE, pool, node)) {
             return false;
@@ -158,7 +166,7 @@ public final class LeverPlan {
         return last.blockingHooks().stream().anyMatch(h -> post.pauseOnFailure().contains(h));
     }
 
-    private static boolean watched(Collection<HookSpec> hooks, Stage stage, PoolView pool, NodeView node) {
+    private static boolean watched(Collection<RegisteredHook> hooks, Stage stage, PoolView pool, NodeView node) {
         String poolName = pool == null ? null : pool.name();
         return hooks.stream().anyMatch(h -> h.gates(stage, poolName) && h.selects(node.labels()));
     }

@@ -12,12 +12,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /** {@link RecordSender} over the Vert.x Kafka producer: idempotent, acks from all in-sync replicas. */
 public final class KafkaRecordSender implements RecordSender, AutoCloseable {
 
-    private final KafkaProducer<String, byte[]> producer;
+    private final KafkaProducer<byte[], byte[]> producer;
 
     public KafkaRecordSender(Vertx vertx, KafkaSettings settings, String clientId) {
         Map<String, String> config = new HashMap<>(settings.asMap());
@@ -29,14 +28,14 @@ public final class KafkaRecordSender implements RecordSender, AutoCloseable {
         config.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000");
         config.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
         config.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
-        this.producer = KafkaProducer.create(vertx, config, new StringSerializer(), new ByteArraySerializer());
+        this.producer = KafkaProducer.create(vertx, config, new ByteArraySerializer(), new ByteArraySerializer());
         // Each send's own future reports its failure to the Outbox, which retries; nothing else to do.
         this.producer.exceptionHandler(e -> {});
     }
 
     @Override
-    public Future<Void> send(ProducerRecord<String, byte[]> record) {
-        KafkaProducerRecord<String, byte[]> out =
+    public Future<Void> send(ProducerRecord<byte[], byte[]> record) {
+        KafkaProducerRecord<byte[], byte[]> out =
                 KafkaProducerRecord.create(record.topic(), record.key(), record.value());
         for (Header header : record.headers()) {
             out.addHeader(header.key(), Buffer.buffer(header.value()));

@@ -2,6 +2,8 @@ package io.mcdhooks.bridge.publish;
 
 import io.mcdhooks.schemas.Message;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.net.URI;
 import java.time.Duration;
@@ -34,7 +36,7 @@ public final class Outbox {
     private final Map<Class<? extends Message>, String> topics;
     private final URI source;
     private final Consumer<String> onFailure;
-    private final Map<String, ArrayDeque<ProducerRecord<String, byte[]>>> queues = new HashMap<>();
+    private final Map<String, ArrayDeque<Pending>> queues = new HashMap<>();
     private int pending;
     private boolean healthy = true;
     private long published;
@@ -59,7 +61,14 @@ public final class Outbox {
         this.source = source;
     }
 
-    public void publish(Outgoing outgoing) {
+    /** A record waiting to be sent, and who waits for its acknowledgement. */
+    private record Pending(ProducerRecord<byte[], byte[]> record, Promise<Void> acknowledged) {}
+
+    /**
+     * Queues {@code outgoing} behind the messages of its key. The future completes once the broker
+     * has acknowledged it; it never fails, since a failed send is retried until it succeeds.
+     */
+    public Future<Void> publish(Outgoing outgoing) {
         Message message = outgoing.message();
         String topic = topics.get(message.getClass());
         if (topic == null) {
@@ -68,12 +77,14 @@ public final class Outbox {
         ProducerRecord<String, byte[]> record = cloudEvents.toRecord(
                 topic, message, outgoing.id(), source, outgoing.time().atOffset(ZoneOffset.UTC), Map.of());
         String queueKey = topic + '\u0000' + record.key();
-        ArrayDeque<ProducerRecord<String, byte[]>> queue = queues.computeIfAbsent(queueKey, k -> new ArrayDeque<>());
-        queue.addLast(record);
+        ArrayDeque<Pending> queue = queues.computeIfAbsent(queueKey, k -> new ArrayDeque<>());
+        Promise<Void> acknowledged = Promise.promise();
+        queue.addLast(new Pending(RecordSender.withKeyBytes(record), acknowledged));
         pending++;
         if (queue.size() == 1) {
             sendHead(queueKey, queue, FIRST_RETRY);
         }
+        return acknowledged.future();
     }
 
     /** Messages handed in and not yet acknowledged by the broker. */
@@ -91,25 +102,26 @@ public final class Outbox {
         return healthy;
     }
 
-    private void sendHead(String queueKey, ArrayDeque<ProducerRecord<String, byte[]>> queue, Duration backoff) {
-        ProducerRecord<String, byte[]> head = queue.peekFirst();
+    private void sendHead(String queueKey, ArrayDeque<Pending> queue, Duration backoff) {
+        ProducerRecord<byte[], byte[]> head = queue.peekFirst().record();
         sender.send(head).onComplete(result -> {
             if (result.succeeded()) {
                 healthy = true;
                 published++;
                 pending--;
-                queue.pollFirst();
+                Pending sent = queue.pollFirst();
                 if (queue.isEmpty()) {
                     queues.remove(queueKey);
                 } else {
                     sendHead(queueKey, queue, FIRST_RETRY);
                 }
+                sent.acknowledged().complete();
             } else {
                 healthy = false;
                 onFailure.accept(head.topic());
                 LOG.atWarn()
                         .addKeyValue("topic", head.topic())
-                        .addKeyValue("key", head.key())
+                        .addKeyValue("key", queueKey.substring(head.topic().length() + 1))
                         .setCause(result.cause())
                         .log("publish failed; retrying in {} ms", backoff.toMillis());
                 Duration next =

@@ -4,9 +4,10 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.BridgeConfig;
 import io.mcdhooks.bridge.gate.Gate;
-import io.mcdhooks.bridge.gate.GatekeeperService;
-import io.mcdhooks.bridge.gate.HookSpec;
 import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.gate.RegisteredHook;
+import io.mcdhooks.bridge.gate.WhyHeld;
+import io.mcdhooks.bridge.gatekeeper.GatekeeperService;
 import io.mcdhooks.bridge.lag.LagStatus;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.schemas.GateDecision;
@@ -18,6 +19,7 @@ import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -43,17 +45,20 @@ public final class StatusPage {
     private final Supplier<? extends Collection<Node>> nodes;
     private final Supplier<? extends Collection<GenericKubernetesResource>> pools;
     private final Supplier<GatekeeperService> gatekeeper;
+    private final Clock clock;
     private final Buffer page;
 
     public StatusPage(
             BridgeConfig config,
             Supplier<? extends Collection<Node>> nodes,
             Supplier<? extends Collection<GenericKubernetesResource>> pools,
-            Supplier<GatekeeperService> gatekeeper) {
+            Supplier<GatekeeperService> gatekeeper,
+            Clock clock) {
         this.cluster = config.cluster();
         this.nodes = nodes;
         this.pools = pools;
         this.gatekeeper = gatekeeper;
+        this.clock = clock;
         this.page = Buffer.buffer(readPage());
     }
 
@@ -78,10 +83,10 @@ public final class StatusPage {
         GatekeeperService service = gatekeeper.get();
         Collection<Gate> gates =
                 service == null ? List.of() : service.gatekeeper().gates();
-        Collection<HookSpec> hooks =
+        Collection<RegisteredHook> hooks =
                 service == null ? List.of() : service.gatekeeper().hooks();
         Map<String, LagStatus> lags = service == null ? Map.of() : service.lag();
-        return build(cluster, nodes.get(), pools.get(), gates, hooks, lags, Instant.now());
+        return build(cluster, nodes.get(), pools.get(), gates, hooks, lags, clock.instant());
     }
 
     /** The snapshot from its parts. Pure. */
@@ -90,7 +95,7 @@ public final class StatusPage {
             Collection<Node> nodeList,
             Collection<GenericKubernetesResource> poolList,
             Collection<Gate> gateList,
-            Collection<HookSpec> hookList,
+            Collection<RegisteredHook> hookList,
             Map<String, LagStatus> lags,
             Instant now) {
         List<GateDecision> decisions = gateList.stream()
@@ -119,7 +124,7 @@ public final class StatusPage {
                     .put("updatedMachineCount", number(pool.get("status", "updatedMachineCount")))
                     .put("unavailableMachineCount", number(pool.get("status", "unavailableMachineCount")))
                     .put("degradedMachineCount", number(pool.get("status", "degradedMachineCount")))
-                    .put("gate", poolGate == null ? null : gateJson(poolGate)));
+                    .put("gate", poolGate == null ? null : gateJson(poolGate, lags, now)));
         }
         JsonArray nodesJson = new JsonArray();
         List<Node> sortedNodes = nodeList.stream()
@@ -137,7 +142,7 @@ public final class StatusPage {
             JsonArray blocking = new JsonArray();
             for (GateDecision gate : new GateDecision[] {pre, post}) {
                 if (gate != null && !gate.released()) {
-                    nodeGates.add(gateJson(gate));
+                    nodeGates.add(gateJson(gate, lags, now));
                     blockingOf(gate).forEach(blocking::add);
                 }
             }
@@ -167,7 +172,7 @@ public final class StatusPage {
         List<JsonObject> verdicts = new ArrayList<>();
         Map<String, JsonObject> lastVerdict = new HashMap<>();
         for (GateDecision gate : decisions) {
-            JsonObject json = gateJson(gate);
+            JsonObject json = gateJson(gate, lags, now);
             JsonArray hookStates = new JsonArray();
             for (GateDecision.HookStatus h : gate.hooks()) {
                 JsonObject status = hookStatus(h);
@@ -187,7 +192,7 @@ public final class StatusPage {
         verdicts.sort(Comparator.comparing(StatusPage::at).reversed());
         JsonArray hooksJson = new JsonArray();
         hookList.stream()
-                .sorted(Comparator.comparing(HookSpec::name))
+                .sorted(Comparator.comparing(RegisteredHook::name))
                 .forEach(h -> hooksJson.add(new JsonObject()
                         .put("name", h.name())
                         .put(
@@ -242,7 +247,7 @@ public final class StatusPage {
         return found;
     }
 
-    private static JsonObject gateJson(GateDecision gate) {
+    private static JsonObject gateJson(GateDecision gate, Map<String, LagStatus> lags, Instant now) {
         return new JsonObject()
                 .put("id", gate.gateId())
                 .put("attempt", gate.attempt())
@@ -254,7 +259,7 @@ public final class StatusPage {
                 .put("released", gate.released())
                 .put("blockingHooks", new JsonArray(gate.blockingHooks()))
                 .put("blocking", new JsonArray(blockingOf(gate)))
-                .put("summary", gate.summary())
+                .put("summary", WhyHeld.of(gate, lags, now))
                 .put(
                         "overriddenBy",
                         gate.override() == null ? null : gate.override().by())

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.mcdhooks.bridge.gate.GatekeeperService;
+import io.mcdhooks.bridge.gate.OverrideRequest;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
 import io.mcdhooks.schemas.GateDecision;
@@ -164,7 +164,7 @@ class CliIT {
                             .get()
                             .getMetadata()
                             .getAnnotations()
-                            .get(GatekeeperService.OVERRIDE_ANNOTATION))
+                            .get(OverrideRequest.ANNOTATION))
                     .contains("\"action\":\"release\"")
                     .contains("\"by\":\"alice\"")
                     .contains("checked by hand");

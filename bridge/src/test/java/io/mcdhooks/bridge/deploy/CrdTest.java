@@ -10,8 +10,8 @@ import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaProps;
-import io.mcdhooks.bridge.hooks.HookSpecs;
 import io.mcdhooks.bridge.hooks.UpdateHook;
+import io.mcdhooks.bridge.hooks.UpdateHookParser;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
 import io.mcdhooks.bridge.hooks.UpdateHookStatus;
 import java.nio.file.Files;
@@ -116,7 +116,7 @@ class CrdTest {
                 .get("spec")
                 .getProperties();
         for (UpdateHook hook : hooks) {
-            HookSpecs.from(hook); // throws, naming the problem, if the gatekeeper would ignore it
+            UpdateHookParser.parse(hook); // throws, naming the problem, if the gatekeeper would ignore it
             assertThat(hook.getSpec().getTimeoutSeconds())
                     .as(hook.getMetadata().getName())
                     .isBetween(

@@ -13,7 +13,7 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.RoleRef;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.mcdhooks.bridge.Leadership;
-import io.mcdhooks.bridge.gate.GateEvents;
+import io.mcdhooks.bridge.gatekeeper.GateEvents;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.mco.McoApi;
 import java.lang.reflect.Field;

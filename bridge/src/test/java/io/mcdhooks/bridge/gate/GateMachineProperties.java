@@ -44,7 +44,7 @@ class GateMachineProperties {
             @ForAll("hookModes") List<Mode> modes,
             @ForAll @Size(max = 12) List<@net.jqwik.api.From("says") Say> says,
             @ForAll long seed) {
-        List<HookSpec> hooks = hooks(modes);
+        List<RegisteredHook> hooks = hooks(modes);
         List<Verdict> meaningful = verdicts(says, modes.size());
 
         List<String> clean = run(hooks, meaningful, new Random(seed), false);
@@ -56,7 +56,7 @@ class GateMachineProperties {
     @Property(tries = 300)
     void whenEachHookAnswersOnceTheOrderDoesNotMatter(
             @ForAll("hookModes") List<Mode> modes, @ForAll("finalOutcomes") List<Outcome> outcomes, @ForAll long seed) {
-        List<HookSpec> hooks = hooks(modes);
+        List<RegisteredHook> hooks = hooks(modes);
         List<Verdict> answers = new ArrayList<>();
         for (int i = 0; i < modes.size(); i++) {
             answers.add(Gates.verdict(REQUEST, "h" + i, outcomes.get(i % outcomes.size()), T0.plusSeconds(i + 1)));
@@ -83,7 +83,7 @@ class GateMachineProperties {
             @ForAll("hookModes") List<Mode> modes,
             @ForAll @Size(max = 15) List<@net.jqwik.api.From("says") Say> says,
             @ForAll @IntRange(min = 0, max = 5) int minutesPerStep) {
-        List<HookSpec> hooks = hooks(modes);
+        List<RegisteredHook> hooks = hooks(modes);
         Gate gate = GateMachine.open(REQUEST, hooks, T0).gate();
         Instant now = T0;
         for (Verdict v : verdicts(says, modes.size())) {
@@ -128,9 +128,9 @@ class GateMachineProperties {
     }
 
     /** Runs the verdicts; with noise, adds duplicates, stale and foreign verdicts and restarts between them. */
-    private static List<String> run(List<HookSpec> hooks, List<Verdict> verdicts, Random random, boolean noise) {
+    private static List<String> run(List<RegisteredHook> hooks, List<Verdict> verdicts, Random random, boolean noise) {
         List<String> decisions = new ArrayList<>();
-        GateMachine.Step opened = GateMachine.open(REQUEST, hooks, T0);
+        GateMachine.Change opened = GateMachine.open(REQUEST, hooks, T0);
         Gate gate = opened.gate();
         List<Verdict> seen = new ArrayList<>();
         Instant now = T0;
@@ -206,7 +206,7 @@ class GateMachineProperties {
         return gate;
     }
 
-    private static GateDecision finalDecision(List<HookSpec> hooks, List<Verdict> answers) {
+    private static GateDecision finalDecision(List<RegisteredHook> hooks, List<Verdict> answers) {
         Gate gate = GateMachine.open(REQUEST, hooks, T0).gate();
         Instant now = T0.plusSeconds(10);
         for (Verdict v : answers) {
@@ -215,10 +215,10 @@ class GateMachineProperties {
         return GateMachine.evaluate(gate, now);
     }
 
-    private static List<HookSpec> hooks(List<Mode> modes) {
-        List<HookSpec> hooks = new ArrayList<>();
+    private static List<RegisteredHook> hooks(List<Mode> modes) {
+        List<RegisteredHook> hooks = new ArrayList<>();
         for (int i = 0; i < modes.size(); i++) {
-            hooks.add(new HookSpec(
+            hooks.add(new RegisteredHook(
                     "h" + i,
                     Set.of(Stage.POST_UPDATE),
                     Set.of(),
@@ -227,7 +227,7 @@ class GateMachineProperties {
                     Duration.ofHours(1),
                     FailurePolicy.Fail,
                     modes.get(i),
-                    HookSpec.PostUpdateFailure.Hold,
+                    RegisteredHook.PostUpdateFailure.Hold,
                     false));
         }
         return hooks;

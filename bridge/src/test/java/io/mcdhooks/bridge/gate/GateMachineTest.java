@@ -26,14 +26,14 @@ class GateMachineTest {
 
     @Test
     void releasesWhenEveryRequiredHookPasses() {
-        GateMachine.Step opened =
+        GateMachine.Change opened =
                 GateMachine.open(request, List.of(hook("a", Stage.PRE_UPDATE), hook("b", Stage.PRE_UPDATE)), T0);
         assertThat(opened.decision().decision()).isEqualTo(Decision.OPENED);
         assertThat(opened.decision().blockingHooks()).containsExactly("a", "b");
 
-        GateMachine.Step one = GateMachine.onVerdict(
+        GateMachine.Change one = GateMachine.onVerdict(
                 opened.gate(), verdict(request, "a", Outcome.PASS, T0.plusSeconds(1)), T0.plusSeconds(1));
-        GateMachine.Step both = GateMachine.onVerdict(
+        GateMachine.Change both = GateMachine.onVerdict(
                 one.gate(), verdict(request, "b", Outcome.PASS, T0.plusSeconds(2)), T0.plusSeconds(2));
 
         assertThat(one.decision().blockingHooks()).containsExactly("b");
@@ -44,7 +44,7 @@ class GateMachineTest {
 
     @Test
     void aGateWithNoHooksToWaitOnReleasesAtOnce() {
-        GateMachine.Step opened = GateMachine.open(request, List.of(hook("other", Stage.POST_UPDATE)), T0);
+        GateMachine.Change opened = GateMachine.open(request, List.of(hook("other", Stage.POST_UPDATE)), T0);
 
         assertThat(opened.decision().decision()).isEqualTo(Decision.RELEASED);
         assertThat(opened.decision().summary()).isEqualTo("no hooks to wait on");
@@ -55,12 +55,12 @@ class GateMachineTest {
         Gate gate = GateMachine.open(request, List.of(hook("kmod", Stage.PRE_UPDATE)), T0)
                 .gate();
 
-        GateMachine.Step failed = GateMachine.onVerdict(
+        GateMachine.Change failed = GateMachine.onVerdict(
                 gate, verdict(request, "kmod", Outcome.FAIL, T0.plusSeconds(1)), T0.plusSeconds(1));
         assertThat(failed.decision().decision()).isEqualTo(Decision.BLOCKED);
         assertThat(failed.decision().summary()).isEqualTo("blocked by kmod: FAIL NotYet");
 
-        GateMachine.Step passed = GateMachine.onVerdict(
+        GateMachine.Change passed = GateMachine.onVerdict(
                 failed.gate(), verdict(request, "kmod", Outcome.PASS, T0.plusSeconds(60)), T0.plusSeconds(60));
         assertThat(passed.decision().decision()).isEqualTo(Decision.RELEASED);
     }
@@ -122,8 +122,8 @@ class GateMachineTest {
         Gate gate = GateMachine.open(request, List.of(hook("slow", Stage.PRE_UPDATE)), T0)
                 .gate();
 
-        GateMachine.Step before = GateMachine.onTick(gate, T0.plus(Duration.ofMinutes(10)));
-        GateMachine.Step after = GateMachine.onTick(
+        GateMachine.Change before = GateMachine.onTick(gate, T0.plus(Duration.ofMinutes(10)));
+        GateMachine.Change after = GateMachine.onTick(
                 before.gate(), T0.plus(Duration.ofMinutes(10)).plusMillis(1));
 
         assertThat(before.decision()).isNull();
@@ -142,7 +142,7 @@ class GateMachineTest {
                         request, List.of(hook("slow", Stage.PRE_UPDATE, FailurePolicy.Ignore, Mode.Enforcing)), T0)
                 .gate();
 
-        GateMachine.Step after = GateMachine.onTick(gate, T0.plus(Duration.ofMinutes(11)));
+        GateMachine.Change after = GateMachine.onTick(gate, T0.plus(Duration.ofMinutes(11)));
 
         assertThat(after.decision().decision()).isEqualTo(Decision.TIMED_OUT);
         assertThat(after.decision().released()).isTrue();
@@ -181,7 +181,7 @@ class GateMachineTest {
 
         gate = GateMachine.onVerdict(gate, verdict(request, "adv", Outcome.FAIL, T0.plusSeconds(1)), T0.plusSeconds(1))
                 .gate();
-        GateMachine.Step step = GateMachine.onVerdict(
+        GateMachine.Change step = GateMachine.onVerdict(
                 gate, verdict(request, "enf", Outcome.PASS, T0.plusSeconds(2)), T0.plusSeconds(2));
 
         assertThat(step.decision().decision()).isEqualTo(Decision.RELEASED);
@@ -201,11 +201,11 @@ class GateMachineTest {
         gate = GateMachine.onVerdict(gate, verdict(request, "kmod", Outcome.FAIL, T0.plusSeconds(1)), T0.plusSeconds(1))
                 .gate();
 
-        GateMachine.Step blocked = GateMachine.onOverride(
+        GateMachine.Change blocked = GateMachine.onOverride(
                 gate, new Gate.Override(false, "bob", "hold for INC-1", T0.plusSeconds(2)), T0.plusSeconds(2));
-        GateMachine.Step stillBlocked = GateMachine.onVerdict(
+        GateMachine.Change stillBlocked = GateMachine.onVerdict(
                 blocked.gate(), verdict(request, "kmod", Outcome.PASS, T0.plusSeconds(3)), T0.plusSeconds(3));
-        GateMachine.Step released = GateMachine.onOverride(
+        GateMachine.Change released = GateMachine.onOverride(
                 stillBlocked.gate(),
                 new Gate.Override(true, "alice", "checked by hand", T0.plusSeconds(4)),
                 T0.plusSeconds(4));
@@ -221,7 +221,7 @@ class GateMachineTest {
 
     @Test
     void hooksRegisteredAfterOpeningDoNotJoinAndSelectorsAreHonoured() {
-        HookSpec otherPool = new HookSpec(
+        RegisteredHook otherPool = new RegisteredHook(
                 "infra-only",
                 Set.of(Stage.PRE_UPDATE),
                 Set.of("infra"),
@@ -232,7 +232,7 @@ class GateMachineTest {
                 null,
                 null,
                 false);
-        HookSpec gpuNodes = new HookSpec(
+        RegisteredHook gpuNodes = new RegisteredHook(
                 "gpu",
                 Set.of(Stage.PRE_UPDATE),
                 Set.of(),
@@ -243,7 +243,7 @@ class GateMachineTest {
                 null,
                 null,
                 false);
-        HookSpec all = hook("all", Stage.PRE_UPDATE);
+        RegisteredHook all = hook("all", Stage.PRE_UPDATE);
 
         Gate gate =
                 GateMachine.open(request, List.of(otherPool, gpuNodes, all), T0).gate();
@@ -261,7 +261,7 @@ class GateMachineTest {
         gate = GateMachine.onVerdict(gate, b, T0.plusSeconds(2)).gate();
 
         Gate restored = GateMachine.restore(request, gate.last());
-        GateMachine.Step replayed = GateMachine.replay(restored, List.of(a, b), T0.plusSeconds(3));
+        GateMachine.Change replayed = GateMachine.replay(restored, List.of(a, b), T0.plusSeconds(3));
 
         assertThat(replayed.decision()).as("nothing new to publish").isNull();
         assertThat(GateMachine.evaluate(replayed.gate(), T0.plusSeconds(3)).decision())

@@ -38,8 +38,8 @@ final class Gates {
                 T0.plus(Duration.ofMinutes(30)));
     }
 
-    static HookSpec hook(String name, Stage stage) {
-        return new HookSpec(
+    static RegisteredHook hook(String name, Stage stage) {
+        return new RegisteredHook(
                 name,
                 Set.of(stage),
                 Set.of(),
@@ -48,12 +48,12 @@ final class Gates {
                 Duration.ofMinutes(20),
                 FailurePolicy.Fail,
                 Mode.Enforcing,
-                HookSpec.PostUpdateFailure.Hold,
+                RegisteredHook.PostUpdateFailure.Hold,
                 false);
     }
 
-    static HookSpec hook(String name, Stage stage, FailurePolicy policy, Mode mode) {
-        return new HookSpec(
+    static RegisteredHook hook(String name, Stage stage, FailurePolicy policy, Mode mode) {
+        return new RegisteredHook(
                 name,
                 Set.of(stage),
                 Set.of(),
@@ -62,7 +62,7 @@ final class Gates {
                 Duration.ofMinutes(20),
                 policy,
                 mode,
-                HookSpec.PostUpdateFailure.Hold,
+                RegisteredHook.PostUpdateFailure.Hold,
                 false);
     }
 

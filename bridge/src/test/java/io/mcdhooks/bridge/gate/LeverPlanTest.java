@@ -17,7 +17,7 @@ class LeverPlanTest {
 
     private static final String OLD = "rendered-worker-1111";
     private static final String NEW = Gates.TARGET;
-    private static final List<HookSpec> POST_ONLY = List.of(Gates.hook("node-check", Stage.POST_UPDATE));
+    private static final List<RegisteredHook> POST_ONLY = List.of(Gates.hook("node-check", Stage.POST_UPDATE));
     private final Map<String, Gate> gates = new HashMap<>();
 
     @Test

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * Messages as CloudEvents 1.0 in Kafka binary content mode: attributes in {@code ce_*} headers,
@@ -66,6 +67,19 @@ public final class CloudEventsKafka {
                 .withData(codec.encode(message));
         extensions.forEach(builder::withExtension);
         return KafkaMessageFactory.<String>createWriter(topic, message.key()).writeBinary(builder.build());
+    }
+
+    /** A record header as a consumer received it; {@code value} may be {@code null}. */
+    public record Header(String key, byte[] value) {}
+
+    /**
+     * {@link #fromRecord(String, Headers, byte[])} for a record held without Kafka's types, its
+     * headers in the order they came.
+     */
+    public Received fromRecord(String key, List<Header> headers, byte[] value) throws InvalidMessageException {
+        RecordHeaders kafkaHeaders = new RecordHeaders();
+        headers.forEach(h -> kafkaHeaders.add(h.key(), h.value()));
+        return fromRecord(key, kafkaHeaders, value);
     }
 
     /**

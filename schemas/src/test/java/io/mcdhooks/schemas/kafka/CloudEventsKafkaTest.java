@@ -13,6 +13,8 @@ import io.mcdhooks.schemas.codec.RejectReason;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -54,6 +56,24 @@ class CloudEventsKafkaTest {
         assertThat(back.message()).isEqualTo(verdict);
         assertThat(back.id()).isEqualTo("v-1");
         assertThat(back.jws()).isEqualTo("eyJhbGciOiJFZERTQSJ9..c2ln");
+    }
+
+    @Test
+    void readsARecordHeldAsPlainHeadersInTheirOrderAsKafkasOwn() throws Exception {
+        // Given a verdict's record, its headers copied out of Kafka's types, and a later ce_id repeated
+        ProducerRecord<String, byte[]> record = record(verdict());
+        List<CloudEventsKafka.Header> headers = new ArrayList<>();
+        record.headers().forEach(h -> headers.add(new CloudEventsKafka.Header(h.key(), h.value())));
+        headers.add(new CloudEventsKafka.Header("ce_id", "id-2".getBytes(StandardCharsets.UTF_8)));
+
+        // When it is read back from the plain headers
+        CloudEventsKafka.Received back = cloudEvents.fromRecord(record.key(), headers, record.value());
+
+        // Then it reads as the record does, the last of a repeated header winning as with Kafka's headers
+        RecordHeaders kafka = new RecordHeaders(record.headers().toArray());
+        kafka.add("ce_id", "id-2".getBytes(StandardCharsets.UTF_8));
+        assertThat(back).isEqualTo(cloudEvents.fromRecord(record.key(), kafka, record.value()));
+        assertThat(back.message()).isEqualTo(verdict());
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.mcdhooks.sandbox.bench;
 
 import io.mcdhooks.bridge.gate.Gatekeeper;
-import io.mcdhooks.bridge.gate.HookSpec;
+import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Message;
@@ -117,7 +117,7 @@ public final class GatekeeperProbe {
     static Gatekeeper gatekeeper(List<String> hookNames, Consumer<GateDecision> decided) {
         Gatekeeper gatekeeper = new Gatekeeper(BenchBridge.CLUSTER, Clock.systemUTC(), decided);
         for (String name : hookNames) {
-            gatekeeper.putHook(new HookSpec(
+            gatekeeper.putHook(new RegisteredHook(
                     name,
                     Set.of(Stage.POST_UPDATE),
                     Set.of(BenchBridge.POOL),
@@ -126,7 +126,7 @@ public final class GatekeeperProbe {
                     Duration.ZERO,
                     GateDecision.FailurePolicy.Fail,
                     GateDecision.Mode.Enforcing,
-                    HookSpec.PostUpdateFailure.Hold,
+                    RegisteredHook.PostUpdateFailure.Hold,
                     false));
         }
         return gatekeeper;

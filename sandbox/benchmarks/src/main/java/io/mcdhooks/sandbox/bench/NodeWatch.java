@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.mcdhooks.bridge.gate.LeverActuator;
+import io.mcdhooks.bridge.gate.GateObjects;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import java.util.List;
 import java.util.Map;
@@ -82,7 +82,7 @@ final class NodeWatch implements AutoCloseable {
     static boolean cordonedByGatekeeper(Node node) {
         return Boolean.TRUE.equals(node.getSpec().getUnschedulable())
                 && node.getMetadata().getAnnotations() != null
-                && node.getMetadata().getAnnotations().containsKey(LeverActuator.CORDONED_FOR);
+                && node.getMetadata().getAnnotations().containsKey(GateObjects.CORDONED_FOR);
     }
 
     /** Released from its post-update gate: neither tainted nor cordoned. */

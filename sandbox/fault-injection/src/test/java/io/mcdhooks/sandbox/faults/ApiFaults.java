@@ -3,6 +3,7 @@ package io.mcdhooks.sandbox.faults;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.mcdhooks.sandbox.mco.RequestInterceptor;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -118,7 +119,13 @@ final class ApiFaults implements RequestInterceptor {
         MockResponse response = proceed.get();
         if (bridgeWrite && !request.getPath().contains("/leases") && response.code() < 400) {
             writes.add(new History.Write(
-                    at, agent.substring(BRIDGE_USER_AGENT.length() + 1), request.getMethod(), request.getPath()));
+                    at,
+                    agent.substring(BRIDGE_USER_AGENT.length() + 1),
+                    request.getMethod(),
+                    request.getPath(),
+                    request.getBody() == null
+                            ? null
+                            : new String(request.getBody().getBytes(), StandardCharsets.UTF_8)));
         }
         return response;
     }

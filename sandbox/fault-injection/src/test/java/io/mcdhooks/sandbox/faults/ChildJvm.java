@@ -40,15 +40,22 @@ final class ChildJvm {
         return name;
     }
 
-    /** The next start runs as a new instance (a replacement pod): {@code {name}} in env and options becomes this. */
-    void rename(String newName) {
+    /**
+     * SIGKILL, then start again as a new instance (a replacement pod): {@code {name}} in env and
+     * options becomes {@code newName}. One step, so the supervisor's restart of the killed process
+     * cannot come in between and start it under the old name, or under both.
+     */
+    synchronized void replace(String newName) {
+        kill();
         name = newName;
+        start();
     }
 
     synchronized void start() {
         if (isAlive()) {
             return;
         }
+        String instance = name; // read once: env and options name the same instance
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of(
@@ -58,17 +65,17 @@ final class ChildJvm {
                 "-Xshare:auto",
                 "-XX:-UsePerfData",
                 "-Djava.awt.headless=true"));
-        jvmOptions.forEach(o -> command.add(o.replace("{name}", name)));
+        jvmOptions.forEach(o -> command.add(o.replace("{name}", instance)));
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ChildMain.class.getName(), mainClass));
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        env.forEach((k, v) -> builder.environment().put(k, v.replace("{name}", name)));
+        env.forEach((k, v) -> builder.environment().put(k, v.replace("{name}", instance)));
         logOffsetAtStart = log.toFile().length();
         try {
             process = builder.start();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot start " + name, e);
+            throw new UncheckedIOException("cannot start " + instance, e);
         }
         starts++;
     }

@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.Leadership;
 import io.mcdhooks.bridge.TestEnvironment;
-import io.mcdhooks.bridge.gate.LeverActuator;
+import io.mcdhooks.bridge.gate.GateObjects;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
@@ -235,7 +235,7 @@ final class FaultRun {
             Recorder rec = recorder;
             awaitQuietly(Duration.ofSeconds(30), () -> rec.caughtUp(ends));
             Set<String> gatePods =
-                    client.pods().inNamespace(NAMESPACE).withLabel(LeverActuator.GATE_LABEL).list().getItems().stream()
+                    client.pods().inNamespace(NAMESPACE).withLabel(GateObjects.GATE_LABEL).list().getItems().stream()
                             .map(p -> p.getMetadata().getName())
                             .collect(Collectors.toSet());
             List<Produced> produced = new ArrayList<>(chaos.produced());
@@ -363,9 +363,7 @@ final class FaultRun {
             case LEADER_KILL -> {
                 ChildJvm leader = leader(bridges, client);
                 String killed = leader.name();
-                leader.kill();
-                leader.rename(killed + "-r");
-                leader.start();
+                leader.replace(killed + "-r");
                 return awaitNewLeader(client, killed, bridges);
             }
             case LEASE_LOSS -> {
@@ -611,7 +609,7 @@ final class FaultRun {
         return target.equals(pool(client).get("status", "configuration", "name"))
                 && client.pods()
                         .inNamespace(NAMESPACE)
-                        .withLabel(LeverActuator.GATE_LABEL)
+                        .withLabel(GateObjects.GATE_LABEL)
                         .list()
                         .getItems()
                         .isEmpty();

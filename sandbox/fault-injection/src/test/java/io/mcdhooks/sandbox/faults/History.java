@@ -44,8 +44,13 @@ record History(
     /** The Lease as one watch event showed it; {@code renewTime} is written by its holder. */
     record LeaseState(String holder, Instant renewTime, int durationSeconds) {}
 
-    /** A write (not to the Lease) by a bridge replica that the API server served. */
-    record Write(Instant at, String identity, String method, String path) {}
+    /**
+     * A write (not to the Lease) by a bridge replica that the API server served.
+     *
+     * @param at   when the API server received it
+     * @param body the request body as sent, or {@code null}
+     */
+    record Write(Instant at, String identity, String method, String path, String body) {}
 
     /** One UpdateHook: which stages it gates, and whether its timeout releases ({@code failurePolicy: Ignore}). */
     record HookPolicy(String name, Set<Stage> stages, boolean enforcing, boolean ignoreOnTimeout) {}

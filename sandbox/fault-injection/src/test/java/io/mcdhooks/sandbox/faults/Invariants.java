@@ -1,5 +1,11 @@
 package io.mcdhooks.sandbox.faults;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import io.mcdhooks.bridge.gate.GateObjects;
+import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.sandbox.faults.History.HookPolicy;
 import io.mcdhooks.sandbox.faults.History.KafkaEntry;
 import io.mcdhooks.sandbox.faults.History.NodeState;
@@ -25,6 +31,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -54,6 +61,54 @@ final class Invariants {
         found.addAll(withinMaxUnavailable(h));
         found.addAll(rolloutCompleted(h));
         found.addAll(oneGatekeeperActs(h));
+        found.addAll(leverAfterDecision(h));
+        return found;
+    }
+
+    /**
+     * (g) Every lever release follows, in Kafka's append time, the decision that allowed it: each
+     * write of a bridge replica that lets a node or the pool go on was served after the gate's
+     * latest decision on the decisions topic (by LogAppendTime, up to that moment) was a release:
+     * <ul>
+     * <li>deleting a node's gate pod or its budget: the node's pre-update gate;
+     * <li>writing a node without the post-update taint: its post-update gate;
+     * <li>unpausing the pool: its pool-pre-update gate.
+     * </ul>
+     * The write's time is when the API server received it, the decision's when the broker appended
+     * it: both clocks of this machine. A lever moved on a decision not yet on Kafka breaks this
+     * even when the decision lands a moment later: a crash in between would leave the lever moved
+     * and nothing on record to say why.
+     */
+    static List<Violation> leverAfterDecision(History h) {
+        List<Violation> found = new ArrayList<>();
+        for (History.Write w : h.writes()) {
+            LeverRelease release = LeverRelease.of(h, w);
+            if (release == null) {
+                continue;
+            }
+            String gate = GateId.of(h.cluster(), release.stage(), release.subject(), h.targetConfig());
+            Optional<KafkaEntry> latest = decisions(h).stream()
+                    .filter(e -> gate.equals(((GateDecision) e.message()).gateId())
+                            && !e.appendedAt().isAfter(w.at()))
+                    .reduce((a, b) -> b);
+            if (latest.isEmpty() || !((GateDecision) latest.get().message()).released()) {
+                String after = decisions(h).stream()
+                        .filter(e -> gate.equals(((GateDecision) e.message()).gateId())
+                                && ((GateDecision) e.message()).released())
+                        .findFirst()
+                        .map(e -> "; its release was appended at " + e.appendedAt())
+                        .orElse("; no release of it is on Kafka");
+                found.add(new Violation(
+                        "lever-before-decision",
+                        release.what() + " by " + w.identity() + " at " + w.at() + " (" + w.method() + " " + w.path()
+                                + ") while the latest decision of " + gate + " on Kafka was "
+                                + latest.map(e -> ((GateDecision) e.message())
+                                                .decision()
+                                                .name())
+                                        .orElse("none")
+                                + after));
+            }
+        }
         return found;
     }
 
@@ -335,6 +390,103 @@ final class Invariants {
             found.add(new Violation("rollout-incomplete", "pool " + h.pool() + " ends " + pool));
         }
         return found;
+    }
+
+    /** What a write released, as the gate it needed: stage and subject. */
+    private record LeverRelease(Stage stage, String subject, String what) {
+
+        private static final ObjectMapper JSON = new ObjectMapper();
+
+        /** The release {@code w} is, or {@code null} if it releases nothing. */
+        static LeverRelease of(History h, History.Write w) {
+            String path =
+                    w.path().contains("?") ? w.path().substring(0, w.path().indexOf('?')) : w.path();
+            String name = path.substring(path.lastIndexOf('/') + 1);
+            if ("DELETE".equals(w.method()) && (path.contains("/pods/") || path.contains("/poddisruptionbudgets/"))) {
+                return h.workers().stream()
+                        .filter(node -> GateObjects.gateName(node).equals(name))
+                        .findFirst()
+                        .map(node -> new LeverRelease(
+                                Stage.PRE_UPDATE,
+                                node,
+                                (path.contains("/pods/") ? "gate pod" : "gate budget") + " of " + node + " deleted"))
+                        .orElse(null);
+            }
+            boolean write = "PUT".equals(w.method()) || "PATCH".equals(w.method());
+            if (write && path.endsWith("/nodes/" + name) && h.workers().contains(name) && untaints(w)) {
+                return new LeverRelease(Stage.POST_UPDATE, name, "node " + name + " written untainted");
+            }
+            if (write && path.endsWith("/machineconfigpools/" + h.pool()) && unpauses(w)) {
+                return new LeverRelease(Stage.POOL_PRE_UPDATE, h.pool(), "pool " + h.pool() + " unpaused");
+            }
+            return null;
+        }
+
+        /** A whole node without the taint, or a patch that sets its taints to a list without it. */
+        private static boolean untaints(History.Write w) {
+            JsonNode body = body(w);
+            if (body.isArray()) {
+                return anyOperation(
+                        body,
+                        (path, op) -> path.startsWith("/spec/taints")
+                                && ("remove".equals(op.path("op").asText()) || !hasTaint(op.path("value"))));
+            }
+            JsonNode taints = body.path("spec").path("taints");
+            return "PUT".equals(w.method())
+                    ? body.isObject() && !hasTaint(taints)
+                    : taints.isArray() && !hasTaint(taints);
+        }
+
+        /** A pool, or a patch of one, with {@code spec.paused: false}. */
+        private static boolean unpauses(History.Write w) {
+            JsonNode body = body(w);
+            if (body.isArray()) {
+                return anyOperation(
+                        body,
+                        (path, op) -> "/spec/paused".equals(path) && unpaused(op.path("value"))
+                                || "/spec".equals(path)
+                                        && unpaused(op.path("value").path("paused")));
+            }
+            return unpaused(body.path("spec").path("paused"));
+        }
+
+        private static boolean unpaused(JsonNode paused) {
+            return paused.isBoolean() && !paused.asBoolean();
+        }
+
+        /** Whether an operation of a JSON Patch, by its path and itself, is one {@code test} looks for. */
+        private static boolean anyOperation(JsonNode patch, BiPredicate<String, JsonNode> test) {
+            for (JsonNode op : patch) {
+                if (test.test(op.path("path").asText(), op)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static boolean hasTaint(JsonNode taints) {
+            if (taints.isObject()) {
+                return LeverPlan.POST_UPDATE_TAINT.equals(taints.path("key").asText());
+            }
+            for (JsonNode taint : taints) {
+                if (LeverPlan.POST_UPDATE_TAINT.equals(taint.path("key").asText())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** The body as JSON; a missing node when there is none. */
+        private static JsonNode body(History.Write w) {
+            if (w.body() == null || w.body().isBlank()) {
+                return MissingNode.getInstance();
+            }
+            try {
+                return JSON.readTree(w.body());
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("a bridge write whose body is not JSON: " + w, e);
+            }
+        }
     }
 
     private static List<NodeState> statesOf(History h, String node) {

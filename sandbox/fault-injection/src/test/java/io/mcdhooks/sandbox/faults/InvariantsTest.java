@@ -2,6 +2,8 @@ package io.mcdhooks.sandbox.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mcdhooks.bridge.gate.GateObjects;
+import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.sandbox.faults.History.HookPolicy;
 import io.mcdhooks.sandbox.faults.History.KafkaEntry;
 import io.mcdhooks.sandbox.faults.History.NodeState;
@@ -168,15 +170,98 @@ class InvariantsTest {
         // a renewed at 0 on a 15 s lease, b took over at 16 and renews
         leases.add(new History.LeaseState("a", T0, 15));
         leases.add(new History.LeaseState("b", T0.plusSeconds(16), 15));
-        writes.add(new History.Write(T0.plusSeconds(3), "a", "PATCH", "/api/v1/nodes/n1"));
-        writes.add(new History.Write(T0.plusSeconds(17), "b", "PATCH", "/api/v1/nodes/n1"));
+        writes.add(new History.Write(T0.plusSeconds(3), "a", "PATCH", "/api/v1/nodes/n1", null));
+        writes.add(new History.Write(T0.plusSeconds(17), "b", "PATCH", "/api/v1/nodes/n1", null));
         assertThat(Invariants.oneGatekeeperActs(history(1))).isEmpty();
 
         // When a writes again while b leads
-        writes.add(new History.Write(T0.plusSeconds(18), "a", "DELETE", "/api/v1/namespaces/m/pods/gate"));
+        writes.add(new History.Write(T0.plusSeconds(18), "a", "DELETE", "/api/v1/namespaces/m/pods/gate", null));
         assertThat(Invariants.oneGatekeeperActs(history(1)))
                 .singleElement()
                 .satisfies(v -> assertThat(v.detail()).contains("a wrote DELETE", "without holding the lease"));
+    }
+
+    @Test
+    void acceptsLeversReleasedOnlyOnceTheirReleasesWereOnKafka() {
+        goodRollout();
+        releaseWrites(0.5);
+        // holds and writes that release nothing count for nothing, whenever they come
+        writes.add(write(10.5, "PATCH", "/api/v1/nodes/n1", "{\"spec\":{\"unschedulable\":true}}"));
+        writes.add(write(11.5, "PUT", "/api/v1/nodes/n1", node(true)));
+        writes.add(write(11.6, "POST", "/api/v1/namespaces/mcdhooks/pods", "{}"));
+        writes.add(write(0.5, "PATCH", POOL, "[{\"op\":\"replace\",\"path\":\"/spec/paused\",\"value\":true}]"));
+
+        assertThat(Invariants.leverAfterDecision(history(1))).isEmpty();
+    }
+
+    @Test
+    void catchesAGatePodRemovedBeforeTheTimeoutThatJustifiedItWasOnKafka() {
+        // the gate pod of n1 was deleted at 16.8 s, the TIMED_OUT release that allowed it appended at 17 s
+        goodRollout();
+        kafka.removeIf(
+                e -> e.message() instanceof GateDecision d && d.stage() == Stage.PRE_UPDATE && "n1".equals(d.node()));
+        decision(17, Stage.PRE_UPDATE, "n1", Decision.TIMED_OUT, true, HookState.TIMED_OUT);
+        writes.add(write(16.8, "DELETE", "/api/v1/namespaces/mcdhooks/pods/mcdhooks-gate-n1", "{}"));
+
+        assertThat(Invariants.leverAfterDecision(history(1)))
+                .singleElement()
+                .satisfies(v -> assertThat(v.detail())
+                        .contains(
+                                "gate pod of n1 deleted",
+                                "latest decision of c/pre-update/n1/" + NEW + " on Kafka was none",
+                                "its release was appended at " + T0.plusSeconds(17))
+                        .doesNotContain("n2"));
+    }
+
+    @Test
+    void catchesANodeUntaintedAndAPoolUnpausedWhileTheirGatesStillHeld() {
+        goodRollout();
+        // n2's post-update gate opens at 55 s and is released at 69 s, its pre-update gate at 47 s,
+        // the pool gate at 3 s
+        decision(55, Stage.POST_UPDATE, "n2", Decision.OPENED, false, HookState.MISSING);
+        writes.add(write(60, "PUT", "/api/v1/nodes/n2", node(false)));
+        writes.add(write(2.5, "PATCH", POOL, "[{\"op\":\"replace\",\"path\":\"/spec/paused\",\"value\":false}]"));
+        writes.add(write(
+                2.6, "DELETE", "/apis/policy/v1/namespaces/mcdhooks/poddisruptionbudgets/mcdhooks-gate-n2", "{}"));
+
+        assertThat(Invariants.leverAfterDecision(history(1)))
+                .extracting(Invariants.Violation::detail)
+                .satisfiesExactlyInAnyOrder(
+                        d -> assertThat(d).contains("node n2 written untainted", "was OPENED"),
+                        d -> assertThat(d).contains("pool worker unpaused", "was none"),
+                        d -> assertThat(d).contains("gate budget of n2 deleted"));
+    }
+
+    /** Each release's write, {@code delay} seconds after its decision was appended. */
+    private void releaseWrites(double delay) {
+        for (KafkaEntry e : List.copyOf(kafka)) {
+            if (!(e.message() instanceof GateDecision d) || !d.released()) {
+                continue;
+            }
+            double at = e.appendedAt().getEpochSecond() - T0.getEpochSecond() + delay;
+            switch (d.stage()) {
+                case POOL_PRE_UPDATE ->
+                    writes.add(write(
+                            at, "PATCH", POOL, "[{\"op\":\"replace\",\"path\":\"/spec/paused\",\"value\":false}]"));
+                case PRE_UPDATE ->
+                    writes.add(write(
+                            at, "DELETE", "/api/v1/namespaces/mcdhooks/pods/" + GateObjects.gateName(d.node()), "{}"));
+                case POST_UPDATE -> writes.add(write(at, "PUT", "/api/v1/nodes/" + d.node(), node(false)));
+            }
+        }
+    }
+
+    private static final String POOL = "/apis/machineconfiguration.openshift.io/v1/machineconfigpools/worker";
+
+    private static History.Write write(double second, String method, String path, String body) {
+        return new History.Write(T0.plusMillis((long) (second * 1000)), "a", method, path, body);
+    }
+
+    /** A node's body as a PUT writes it, with or without the post-update taint. */
+    private static String node(boolean tainted) {
+        return "{\"kind\":\"Node\",\"spec\":{\"taints\":["
+                + (tainted ? "{\"key\":\"" + LeverPlan.POST_UPDATE_TAINT + "\",\"effect\":\"NoSchedule\"}," : "")
+                + "{\"key\":\"other\",\"effect\":\"NoSchedule\"}]}}";
     }
 
     /** Two workers, n1 then n2, each through pool, pre- and post-update gates of hook "check". */

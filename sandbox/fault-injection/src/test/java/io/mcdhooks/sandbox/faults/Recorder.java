@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.kube.McoInformers;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.sandbox.faults.History.KafkaEntry;
 import io.mcdhooks.sandbox.faults.History.NodeState;
@@ -179,21 +180,9 @@ final class Recorder implements AutoCloseable {
                 updated));
     }
 
+    /** Every state an object takes; a deletion is no state of it. */
     private static <T> ResourceEventHandler<T> handler(Consumer<T> record) {
-        return new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(T obj) {
-                record.accept(obj);
-            }
-
-            @Override
-            public void onUpdate(T oldObj, T newObj) {
-                record.accept(newObj);
-            }
-
-            @Override
-            public void onDelete(T obj, boolean deletedFinalStateUnknown) {}
-        };
+        return McoInformers.levelHandler(record, (deleted, unknown) -> {});
     }
 
     @Override

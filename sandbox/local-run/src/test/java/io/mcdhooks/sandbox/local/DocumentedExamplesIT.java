@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Node;
-import io.mcdhooks.bridge.gate.LeverActuator;
+import io.mcdhooks.bridge.gate.GateObjects;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
@@ -135,7 +135,7 @@ class DocumentedExamplesIT {
             assertThat(heldNode.getSpec().getUnschedulable()).isTrue();
             assertThat(heldNode.getSpec().getTaints()).anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
             assertThat(heldNode.getMetadata().getAnnotations())
-                    .containsKey(LeverActuator.CORDONED_FOR)
+                    .containsKey(GateObjects.CORDONED_FOR)
                     .containsEntry(
                             McoApi.DESIRED_CONFIG,
                             heldNode.getMetadata().getAnnotations().get(McoApi.CURRENT_CONFIG));

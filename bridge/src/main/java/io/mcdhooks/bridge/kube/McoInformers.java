@@ -1,4 +1,4 @@
-package io.mcdhooks.bridge.watch;
+package io.mcdhooks.bridge.kube;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,25 +1,28 @@
-package io.mcdhooks.bridge.gate;
+package io.mcdhooks.bridge.gatekeeper;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.Views;
 import io.mcdhooks.bridge.metrics.BridgeMetrics;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The gatekeeper's view of a cluster as fixed lists, every node in pool "worker", counting how
- * often the service scans every node: what a lever plan costs.
+ * often the gatekeeper scans every node: what a lever plan costs.
  */
-final class ListedCluster implements GatekeeperService.Cluster {
+final class ListedCluster implements Cluster {
 
     final AtomicInteger scans = new AtomicInteger();
     private final List<Node> nodes;
@@ -29,6 +32,22 @@ final class ListedCluster implements GatekeeperService.Cluster {
     ListedCluster(List<Node> nodes, GenericKubernetesResource pool) {
         this.nodes = nodes;
         this.pool = pool;
+    }
+
+    /** {@code count} worker nodes, {@code worker-0} on, at rest and unmanaged by the MCO. */
+    static List<Node> workers(int count) {
+        List<Node> nodes = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            nodes.add(new NodeBuilder()
+                    .withNewMetadata()
+                    .withName("worker-" + i)
+                    .addToLabels("node-role.kubernetes.io/worker", "")
+                    .endMetadata()
+                    .withNewSpec()
+                    .endSpec()
+                    .build());
+        }
+        return nodes;
     }
 
     /** A gatekeeper service over this cluster, writing through {@code client}, with no Kafka behind it. */
@@ -45,7 +64,15 @@ final class ListedCluster implements GatekeeperService.Cluster {
                 Duration.ofSeconds(10),
                 10);
         return new GatekeeperService(
-                vertx, context, client, settings, this, null, BridgeMetrics.create(), Clock.systemUTC());
+                vertx,
+                context,
+                client,
+                settings,
+                this,
+                null,
+                record -> Future.failedFuture("no Kafka here"),
+                BridgeMetrics.create(),
+                Clock.systemUTC());
     }
 
     @Override

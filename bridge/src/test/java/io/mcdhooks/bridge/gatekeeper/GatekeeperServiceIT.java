@@ -1,10 +1,8 @@
-package io.mcdhooks.bridge.gate;
+package io.mcdhooks.bridge.gatekeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
@@ -13,7 +11,6 @@ import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
@@ -27,23 +24,13 @@ class GatekeeperServiceIT {
     private KubernetesClient client;
     private Vertx vertx;
     private Context context;
-    private final List<Node> nodes = new ArrayList<>();
-    private final ListedCluster listed = new ListedCluster(nodes, null);
+    private final ListedCluster listed = new ListedCluster(ListedCluster.workers(100), null);
 
     @BeforeEach
     void setUp() {
         cluster = InMemoryCluster.start();
         client = cluster.client();
         vertx = Vertx.vertx();
-        for (int i = 0; i < 100; i++) {
-            nodes.add(new NodeBuilder()
-                    .withNewMetadata()
-                    .withName("worker-" + i)
-                    .endMetadata()
-                    .withNewSpec()
-                    .endSpec()
-                    .build());
-        }
     }
 
     @AfterEach

@@ -1,4 +1,4 @@
-package io.mcdhooks.bridge.gate;
+package io.mcdhooks.bridge.gatekeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -6,9 +6,11 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -24,6 +26,7 @@ class LeverActuatorIT {
     private KubernetesClient client;
     private Vertx vertx;
     private LeverActuator levers;
+    private WorkerExecutor kube;
     private Context context;
     private Node node;
     private final AtomicInteger planAgain = new AtomicInteger();
@@ -34,7 +37,8 @@ class LeverActuatorIT {
         client = cluster.client();
         vertx = Vertx.vertx();
         context = vertx.getOrCreateContext();
-        levers = new LeverActuator(vertx, client, "mcdhooks", "pause");
+        kube = vertx.createSharedWorkerExecutor(GatekeeperService.KUBE_POOL, 2);
+        levers = new LeverActuator(client, kube, context, "mcdhooks", "pause");
         node = client.nodes()
                 .resource(new NodeBuilder()
                         .withNewMetadata()

@@ -1,17 +1,15 @@
-package io.mcdhooks.bridge.gate;
+package io.mcdhooks.bridge.gatekeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.client.ConfigBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.mcdhooks.bridge.gate.AckedGates;
+import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
-import java.util.ArrayList;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -20,39 +18,22 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** How often the service plans a pool's pause, which scans every node of the pool. */
-class GatekeeperServiceTest {
+/** How often the reconciler plans a pool's pause, which scans every node of the pool. */
+class LeverReconcilerTest {
 
     private static final int NODES = 1000;
 
     private Vertx vertx;
-    private KubernetesClient client;
     private ListedCluster cluster;
-    private final List<Node> nodes = new ArrayList<>();
+    private final List<Node> nodes = ListedCluster.workers(NODES);
 
     @BeforeEach
     void setUp() {
         vertx = Vertx.vertx();
-        // Never reached: with no hooks registered the plan wants no lever pulled.
-        client = new KubernetesClientBuilder()
-                .withConfig(
-                        new ConfigBuilder().withMasterUrl("https://127.0.0.1:9").build())
-                .build();
-        for (int i = 0; i < NODES; i++) {
-            nodes.add(new NodeBuilder()
-                    .withNewMetadata()
-                    .withName("worker-" + i)
-                    .addToLabels("node-role.kubernetes.io/worker", "")
-                    .endMetadata()
-                    .withNewSpec()
-                    .endSpec()
-                    .build());
-        }
     }
 
     @AfterEach
     void tearDown() {
-        client.close();
         vertx.close().await();
     }
 
@@ -60,14 +41,14 @@ class GatekeeperServiceTest {
     void aBurstOfNodeEventsPlansThePoolPauseOnceNotOncePerEvent() throws Exception {
         // Given a gatekeeper on a 1,000-node pool, planning levers (its informers filled)
         Context context = vertx.getOrCreateContext();
-        GatekeeperService service = service(context);
-        context.runOnContext(v -> service.startPlanning());
+        LeverReconciler reconciler = reconciler(context);
+        context.runOnContext(v -> reconciler.start());
         int before = scansAfterQueuedWork(context);
 
         // When every node changes in one burst of events on the event loop
         CompletableFuture<Void> burst = new CompletableFuture<>();
         context.runOnContext(v -> {
-            nodes.forEach(service::onNode);
+            nodes.forEach(reconciler::nodeChanged);
             burst.complete(null);
         });
         burst.get(30, TimeUnit.SECONDS);
@@ -76,7 +57,7 @@ class GatekeeperServiceTest {
         assertThat(scansAfterQueuedWork(context)).isEqualTo(before + 1);
 
         // And a single later event is still planned on its own
-        context.runOnContext(v -> service.onNode(nodes.get(0)));
+        context.runOnContext(v -> reconciler.nodeChanged(nodes.get(0)));
         assertThat(scansAfterQueuedWork(context)).isEqualTo(before + 2);
     }
 
@@ -84,17 +65,17 @@ class GatekeeperServiceTest {
     void poolStatusWritesPlanOnlyThePauseAndANewTargetPlansEveryNode() throws Exception {
         // Given a gatekeeper planning levers on a 1,000-node pool at rest on rendered-a
         Context context = vertx.getOrCreateContext();
-        GatekeeperService service = service(context);
+        LeverReconciler reconciler = reconciler(context);
         context.runOnContext(v -> {
-            service.startPlanning();
-            service.onPool(pool("rendered-a", "rendered-a", NODES));
+            reconciler.start();
+            reconciler.poolChanged(pool("rendered-a", "rendered-a", NODES));
         });
         int before = scansAfterQueuedWork(context);
 
         // When the MCC writes the pool's status counts again and again, its target unchanged
         context.runOnContext(v -> {
             for (int i = 0; i < 100; i++) {
-                service.onPool(pool("rendered-a", "rendered-a", i));
+                reconciler.poolChanged(pool("rendered-a", "rendered-a", i));
             }
         });
 
@@ -102,7 +83,7 @@ class GatekeeperServiceTest {
         assertThat(scansAfterQueuedWork(context)).isEqualTo(before + 1);
 
         // And a new target plans every node's levers, then the pause
-        context.runOnContext(v -> service.onPool(pool("rendered-b", "rendered-a", 0)));
+        context.runOnContext(v -> reconciler.poolChanged(pool("rendered-b", "rendered-a", 0)));
         assertThat(scansAfterQueuedWork(context)).isEqualTo(before + 3);
     }
 
@@ -133,7 +114,7 @@ class GatekeeperServiceTest {
         return count.get(30, TimeUnit.SECONDS);
     }
 
-    private GatekeeperService service(Context context) {
+    private LeverReconciler reconciler(Context context) {
         GenericKubernetesResource pool = new GenericKubernetesResourceBuilder()
                 .withApiVersion("machineconfiguration.openshift.io/v1")
                 .withKind("MachineConfigPool")
@@ -143,6 +124,8 @@ class GatekeeperServiceTest {
                 .addToAdditionalProperties("spec", Map.of("paused", false))
                 .build();
         cluster = new ListedCluster(nodes, pool);
-        return cluster.service(vertx, context, client);
+        Gatekeeper gatekeeper = new Gatekeeper("test", Clock.systemUTC(), d -> {});
+        return new LeverReconciler(
+                "test", cluster, gatekeeper, new AckedGates(gatekeeper), new RecordingLevers(), context);
     }
 }

@@ -1,6 +1,6 @@
 package io.mcdhooks.bridge.hooks;
 
-import io.mcdhooks.bridge.gate.HookSpec;
+import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.Stage;
 import java.time.Duration;
@@ -9,13 +9,16 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
-/** Reads an {@code UpdateHook} into the {@link HookSpec} gates use, or says why it cannot. */
-public final class HookSpecs {
+/**
+ * Parses and checks an {@code UpdateHook}: the {@link RegisteredHook} gates snapshot, or an error
+ * naming what is wrong with its spec.
+ */
+public final class UpdateHookParser {
 
-    private HookSpecs() {}
+    private UpdateHookParser() {}
 
     /** @throws IllegalArgumentException naming what is wrong with the spec */
-    public static HookSpec from(UpdateHook hook) {
+    public static RegisteredHook parse(UpdateHook hook) {
         String name = hook.getMetadata().getName();
         UpdateHookSpec spec = hook.getSpec();
         if (spec == null || spec.getStages() == null || spec.getStages().isEmpty()) {
@@ -57,7 +60,7 @@ public final class HookSpecs {
             throw new IllegalArgumentException("UpdateHook " + name
                     + ": spec.timeoutSeconds must be at least 1 and spec.maxExtensionSeconds at least 0");
         }
-        return new HookSpec(
+        return new RegisteredHook(
                 name,
                 stages,
                 spec.getPools() == null ? Set.of() : new HashSet<>(spec.getPools()),
@@ -71,8 +74,8 @@ public final class HookSpecs {
                         ? GateDecision.Mode.Advisory
                         : GateDecision.Mode.Enforcing,
                 spec.getPostUpdateFailureAction() == UpdateHookSpec.PostUpdateFailureAction.HoldAndPausePool
-                        ? HookSpec.PostUpdateFailure.HoldAndPausePool
-                        : HookSpec.PostUpdateFailure.Hold,
+                        ? RegisteredHook.PostUpdateFailure.HoldAndPausePool
+                        : RegisteredHook.PostUpdateFailure.Hold,
                 spec.getSignature() != null);
     }
 }

@@ -10,7 +10,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * A registered hook as the gate machine needs it (from an {@code UpdateHook} resource).
+ * A registered hook as gates snapshot it when they open: what the gate machine and the lever plan
+ * read of an {@code UpdateHook} (its CRD spec is {@code UpdateHookSpec}).
  *
  * @param pools          pools it gates; empty: every pool
  * @param nodeSelector   labels a node must carry for node stages; empty: every node
@@ -19,7 +20,7 @@ import java.util.Set;
  * @param onPostUpdateFailure what a failed post-update gate does beyond holding the node
  * @param signed         whether its verdicts must carry a valid signature
  */
-public record HookSpec(
+public record RegisteredHook(
         String name,
         Set<Stage> stages,
         Set<String> pools,
@@ -39,7 +40,7 @@ public record HookSpec(
         HoldAndPausePool
     }
 
-    public HookSpec {
+    public RegisteredHook {
         Objects.requireNonNull(name, "name");
         stages = Set.copyOf(stages);
         pools = pools == null ? Set.of() : Set.copyOf(pools);

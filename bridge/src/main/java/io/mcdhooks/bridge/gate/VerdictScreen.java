@@ -1,0 +1,119 @@
+package io.mcdhooks.bridge.gate;
+
+import io.mcdhooks.schemas.Message;
+import io.mcdhooks.schemas.Verdict;
+import io.mcdhooks.schemas.codec.InvalidMessageException;
+import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import io.mcdhooks.schemas.sign.VerdictSignatures;
+import java.security.PublicKey;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The first look at every record of the verdicts topic, before any gate sees it: is it a verdict,
+ * of this cluster, and may it be heard. Pure: key, headers and bytes in, one of three answers out.
+ *
+ * <p>Why a record is refused (the dead-letter topic's {@code mcdhooks.dlq.reason}, the metric's
+ * {@code reason} tag):
+ * <ul>
+ * <li>the codec's {@code RejectReason}: not a CloudEvent, an unknown type, malformed JSON, a body
+ *     its schema refuses, a key or cluster header that disagrees with the body;
+ * <li>{@code UNEXPECTED_KIND}: a valid message, but no verdict;
+ * <li>{@code SIGNATURE_UNSIGNED}, {@code SIGNATURE_MALFORMED}, {@code SIGNATURE_UNKNOWN_KEY},
+ *     {@code SIGNATURE_BAD_SIGNATURE}: the verdict of a hook that must sign (as its gate snapshotted
+ *     it), without a signature its keys verify. The signature binds gate, attempt, hook and
+ *     outcome, so one copied from another gate or attempt does not verify;
+ * <li>{@code SIGNATURE_EXPIRED}: a signed verdict produced before its gate opened (beyond
+ *     {@link #CLOCK_SKEW}): a replay of an earlier attempt's.
+ * </ul>
+ * Another cluster's verdict is neither heard nor refused: one Kafka serves a fleet. What an
+ * accepted verdict does to its gate (stale, duplicate, unknown gate) the gate machine says.
+ */
+public final class VerdictScreen {
+
+    /** How far a signed verdict may seem to predate its gate: clocks of hooks and gatekeeper differ. */
+    public static final Duration CLOCK_SKEW = Duration.ofMinutes(1);
+
+    /** What the screen made of a record. */
+    public sealed interface Screened permits Accepted, Refused, OtherCluster {}
+
+    /** A verdict of this cluster, for the gates to hear. */
+    public record Accepted(Verdict verdict) implements Screened {}
+
+    /**
+     * A record refused, for the dead-letter topic.
+     *
+     * @param suspect the verdict refused for its signature or its age, which deserves a warning
+     *                where operators look; {@code null} for a record that is no usable verdict
+     */
+    public record Refused(String reason, String error, Verdict suspect) implements Screened {}
+
+    /** Another cluster's verdict: nothing to do here. */
+    public record OtherCluster(Verdict verdict) implements Screened {}
+
+    private final String cluster;
+    private final CloudEventsKafka cloudEvents;
+    private final Function<String, Gate> gates;
+    private final Function<String, Map<String, PublicKey>> keys;
+
+    /**
+     * @param gates the gates by id, as the gatekeeper holds them
+     * @param keys  a signed hook's public keys by key id; empty when none are known (yet)
+     */
+    public VerdictScreen(
+            String cluster,
+            CloudEventsKafka cloudEvents,
+            Function<String, Gate> gates,
+            Function<String, Map<String, PublicKey>> keys) {
+        this.cluster = cluster;
+        this.cloudEvents = cloudEvents;
+        this.gates = gates;
+        this.keys = keys;
+    }
+
+    public Screened screen(VerdictRecord record) {
+        Message message;
+        String jws;
+        try {
+            CloudEventsKafka.Received received =
+                    cloudEvents.fromRecord(record.keyText(), record.headers(), record.value());
+            message = received.message();
+            jws = received.jws();
+        } catch (InvalidMessageException e) {
+            return new Refused(e.reason().name(), e.getMessage(), null);
+        }
+        if (!(message instanceof Verdict verdict)) {
+            return new Refused("UNEXPECTED_KIND", "a " + message.kind() + " on the verdicts topic", null);
+        }
+        if (!cluster.equals(verdict.cluster())) {
+            return new OtherCluster(verdict);
+        }
+        String problem = signatureProblem(verdict, jws);
+        if (problem != null) {
+            return new Refused(
+                    problem,
+                    "verdict of " + verdict.hook() + " on " + verdict.gateId() + " refused: " + problem,
+                    verdict);
+        }
+        return new Accepted(verdict);
+    }
+
+    /** Why a signed hook's verdict is refused, or {@code null}: unsigned hooks are heard as they are. */
+    private String signatureProblem(Verdict verdict, String jws) {
+        Gate gate = gates.apply(verdict.gateId());
+        Gate.Slot slot = gate == null ? null : gate.hooks().get(verdict.hook());
+        if (slot == null || !slot.signed()) {
+            return null;
+        }
+        Map<String, PublicKey> hookKeys = keys.apply(verdict.hook());
+        VerdictSignatures.Check check = VerdictSignatures.verify(verdict, jws, hookKeys == null ? Map.of() : hookKeys);
+        if (check != VerdictSignatures.Check.VALID) {
+            return "SIGNATURE_" + check;
+        }
+        if (verdict.producedAt().isBefore(gate.openedAt().minus(CLOCK_SKEW))) {
+            return "SIGNATURE_EXPIRED";
+        }
+        return null;
+    }
+}

@@ -1,0 +1,20 @@
+package io.mcdhooks.bridge.gatekeeper;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.mcdhooks.bridge.mco.NodeView;
+import java.util.List;
+
+/** What the gatekeeper needs of the bridge: its caches of the cluster, and its judgement of pools. */
+public interface Cluster {
+
+    Node node(String name);
+
+    List<Node> nodes();
+
+    GenericKubernetesResource pool(String name);
+
+    NodeView view(Node node);
+
+    String poolOf(NodeView node);
+}

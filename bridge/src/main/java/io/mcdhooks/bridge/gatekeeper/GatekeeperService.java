@@ -1,0 +1,285 @@
+package io.mcdhooks.bridge.gatekeeper;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.mcdhooks.bridge.ClusterListener;
+import io.mcdhooks.bridge.GatePolicy;
+import io.mcdhooks.bridge.gate.AckedGates;
+import io.mcdhooks.bridge.gate.Gate;
+import io.mcdhooks.bridge.gate.Gatekeeper;
+import io.mcdhooks.bridge.gate.RegisteredHook;
+import io.mcdhooks.bridge.gate.VerdictFate;
+import io.mcdhooks.bridge.gate.VerdictRecord;
+import io.mcdhooks.bridge.gate.VerdictScreen;
+import io.mcdhooks.bridge.lag.LagStatus;
+import io.mcdhooks.bridge.metrics.BridgeMetrics;
+import io.mcdhooks.bridge.publish.Outbox;
+import io.mcdhooks.bridge.publish.RecordSender;
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Message;
+import io.mcdhooks.schemas.Verdict;
+import io.mcdhooks.schemas.codec.MessageCodec;
+import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gatekeeper inside the bridge: its pure core ({@link Gatekeeper}, {@link VerdictScreen},
+ * {@link AckedGates}) wired to its adapters, and the lifecycle and timers. In: UpdateHooks
+ * ({@link HookRegistry}), gate requests and cluster changes from the bridge, verdicts
+ * ({@link VerdictLog}), overrides from annotations, the passing of time. Out: decisions, to Kafka
+ * before anything else ({@link DecisionSink}); levers ({@link LeverReconciler}); Events
+ * ({@link GateEvents}); refused records ({@link DeadLetterSink}); hook statuses
+ * ({@link HookStatusWriter}). Runs on the bridge verticle's event loop, which owns all its state;
+ * blocking fabric8 calls go to one worker pool, {@value #KUBE_POOL}.
+ */
+public final class GatekeeperService implements ClusterListener {
+
+    /** The worker pool of every blocking Kubernetes call the gatekeeper makes. */
+    public static final String KUBE_POOL = "mcdhooks-kube";
+
+    private static final Logger LOG = LoggerFactory.getLogger(GatekeeperService.class);
+    private static final int KUBE_POOL_SIZE = 8;
+    private static final Duration STATUS_PERIOD = Duration.ofSeconds(2);
+    /** Released gates are forgotten this long after they opened: nothing can change them any more. */
+    private static final Duration FORGET_AFTER = Duration.ofHours(6);
+
+    /** Settings of the gatekeeper. */
+    public record Settings(
+            String cluster,
+            KafkaSettings kafka,
+            String requestsTopic,
+            String verdictsTopic,
+            String deadLetterTopic,
+            String namespace,
+            String pauseImage,
+            Duration tick,
+            Duration lagInterval,
+            int lagWindow) {}
+
+    private final Vertx vertx;
+    private final Settings settings;
+    private final BridgeMetrics metrics;
+    private final Clock clock;
+    private final WorkerExecutor kube;
+    private final Gatekeeper gatekeeper;
+    private final AckedGates acked;
+    private final VerdictScreen screen;
+    private final Levers levers;
+    private final LeverReconciler reconciler;
+    private final DecisionSink decisions;
+    private final GateEvents events;
+    private final HookStatusWriter statuses;
+    private final HookRegistry hooks;
+    private final DeadLetterSink deadLetters;
+    private final HookLagSampler lag;
+    private final List<Long> timers = new ArrayList<>();
+    /** The verdicts topic, followed from {@link #follow} on. */
+    private VerdictLog verdicts;
+
+    private long verdictRecords;
+
+    /**
+     * A gatekeeper acting on {@code client}'s cluster, publishing its decisions through the
+     * bridge's {@code outbox} and its dead letters through the bridge's record {@code sender}.
+     */
+    public GatekeeperService(
+            Vertx vertx,
+            Context context,
+            KubernetesClient client,
+            Settings settings,
+            Cluster cluster,
+            Outbox outbox,
+            RecordSender sender,
+            BridgeMetrics metrics,
+            Clock clock) {
+        this.vertx = vertx;
+        this.settings = settings;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.kube = vertx.createSharedWorkerExecutor(KUBE_POOL, KUBE_POOL_SIZE);
+        this.gatekeeper = new Gatekeeper(settings.cluster(), clock, this::decided);
+        this.acked = new AckedGates(gatekeeper);
+        this.levers = new LeverActuator(client, kube, context, settings.namespace(), settings.pauseImage());
+        this.reconciler = new LeverReconciler(settings.cluster(), cluster, gatekeeper, acked, levers, context);
+        this.events = new GateEvents(client, kube, clock);
+        this.decisions = new DecisionSink(
+                DecisionSink.through(outbox),
+                acked,
+                reconciler::decided,
+                List.of(reconciler::decided, events::decided));
+        this.statuses = new HookStatusWriter(client, kube);
+        this.hooks = new HookRegistry(
+                client, kube, context, settings.namespace(), gatekeeper, statuses, reconciler::everything);
+        this.screen = new VerdictScreen(
+                settings.cluster(), new CloudEventsKafka(new MessageCodec()), gatekeeper::gate, hooks::keys);
+        this.deadLetters = new DeadLetterSink(sender, settings.deadLetterTopic(), metrics);
+        this.lag = new HookLagSampler(vertx, settings, metrics, clock);
+    }
+
+    public Gatekeeper gatekeeper() {
+        return gatekeeper;
+    }
+
+    /** Which gates the bridge requests, and how long their requests stand: what the hooks registered now ask. */
+    public GatePolicy policy() {
+        return GatePolicy.of(gatekeeper);
+    }
+
+    /** Each registered hook's lag state, as last sampled. */
+    public Map<String, LagStatus> lag() {
+        return lag.latest();
+    }
+
+    /** Verdicts and other records refused so far. */
+    public long deadLettered() {
+        return deadLetters.sent();
+    }
+
+    /** Records taken from the verdicts topic so far, whatever became of them. */
+    public long verdictRecords() {
+        return verdictRecords;
+    }
+
+    /** Watches UpdateHooks, and the gate pods and budgets in its namespace; completes once synced. */
+    @Override
+    public Future<Void> startWatching() {
+        return Future.all(hooks.start(), levers.watch(reconciler::gateObjectChanged))
+                .mapEmpty();
+    }
+
+    /**
+     * Rebuilds the gates from what Kafka holds. Called before the node and pool informers start:
+     * levers planned without the gates could lift a cordon a held gate needs.
+     */
+    @Override
+    public void recover(List<Message> recovered) {
+        List<GateDecision> standing = gatekeeper.recover(recovered);
+        standing.forEach(acked::acknowledged);
+        LOG.atInfo().addKeyValue("gates", gatekeeper.gates().size()).log("gates rebuilt from Kafka");
+    }
+
+    /**
+     * Once the cluster's objects are known: pulls every lever to where the gates say, lets time
+     * pass for deadlines, and follows the verdicts topic from {@code ends} (where recovery stopped).
+     */
+    @Override
+    public Future<Void> follow(Map<TopicPartition, Long> ends) {
+        startPlanning();
+        timers.add(vertx.setPeriodic(settings.tick().toMillis(), t -> {
+            gatekeeper.tick();
+            acked.forget(gatekeeper.forgetReleasedBefore(clock.instant().minus(FORGET_AFTER)));
+        }));
+        timers.add(vertx.setPeriodic(STATUS_PERIOD.toMillis(), t -> {
+            statuses.writeAll(gatekeeper.hooks(), gatekeeper.gates(), lag.latest());
+            metrics.held(gatekeeper.heldByPool());
+        }));
+        lag.start(() -> gatekeeper.hooks().stream().map(RegisteredHook::name).toList());
+        verdicts = KafkaVerdictLog.create(
+                vertx, settings.kafka(), settings.verdictsTopic(), "mcdhooks-gatekeeper-" + settings.cluster());
+        return verdicts.follow(ends, this::onVerdictRecord);
+    }
+
+    /** From here on levers are planned, every one at once now: the gates and the cluster are known. */
+    void startPlanning() {
+        reconciler.start();
+    }
+
+    @Override
+    public Future<Void> stop() {
+        timers.forEach(vertx::cancelTimer);
+        hooks.stop();
+        levers.stop();
+        lag.stop();
+        Future<Void> consumer = verdicts == null ? Future.succeededFuture() : verdicts.close();
+        return Future.join(consumer, kube.close()).mapEmpty();
+    }
+
+    @Override
+    public void onGateRequest(GateRequest request) {
+        gatekeeper.onGateRequest(request);
+    }
+
+    /** A node changed: overrides on it, then its levers (and its pool's pause). */
+    @Override
+    public void onNode(Node node) {
+        gatekeeper.onAnnotations(
+                node.getMetadata().getName(), node.getMetadata().getAnnotations());
+        reconciler.nodeChanged(node);
+    }
+
+    @Override
+    public void onNodeDeleted(Node node) {
+        reconciler.nodeDeleted(node);
+    }
+
+    @Override
+    public void onPool(GenericKubernetesResource pool) {
+        gatekeeper.onAnnotations(
+                pool.getMetadata().getName(), pool.getMetadata().getAnnotations());
+        reconciler.poolChanged(pool);
+    }
+
+    /** Every decision that changed, as the gate machine makes it: counted, logged, then on to Kafka. */
+    private void decided(GateDecision decision) {
+        metrics.decision(decision);
+        LOG.atInfo()
+                .addKeyValue("gate", decision.gateId())
+                .addKeyValue("decision", decision.decision())
+                .log("{}", decision.summary());
+        decisions.accept(decision);
+    }
+
+    private void onVerdictRecord(VerdictRecord record) {
+        verdictRecords++;
+        try {
+            VerdictScreen.Screened screened = screen.screen(record);
+            if (screened instanceof VerdictScreen.Accepted accepted) {
+                hear(record, accepted.verdict());
+            } else if (screened instanceof VerdictScreen.Refused refused) {
+                refuse(record, refused);
+            } // another cluster's: one Kafka serves a fleet
+        } catch (RuntimeException e) {
+            // Nothing a record holds may stop the consumer; what cannot be judged is refused.
+            deadLetters.refuse(record, "PROCESSING_ERROR", "cannot process: " + e);
+        }
+    }
+
+    private void hear(VerdictRecord record, Verdict verdict) {
+        VerdictFate fate = gatekeeper.onVerdict(verdict);
+        Gate gate = gatekeeper.gate(verdict.gateId());
+        metrics.verdict(verdict, fate, gate == null ? null : gate.openedAt(), clock.instant());
+        if (fate == VerdictFate.UNKNOWN_GATE) {
+            deadLetters.refuse(record, fate.name(), "no gate " + verdict.gateId() + " is known to this gatekeeper");
+        } else if (fate != VerdictFate.ACCEPTED) {
+            LOG.atDebug()
+                    .addKeyValue("gate", verdict.gateId())
+                    .addKeyValue("hook", verdict.hook())
+                    .log("verdict ignored: {}", fate);
+        }
+    }
+
+    private void refuse(VerdictRecord record, VerdictScreen.Refused refused) {
+        deadLetters.refuse(record, refused.reason(), refused.error());
+        if (refused.suspect() != null) {
+            LOG.atWarn()
+                    .addKeyValue("hook", refused.suspect().hook())
+                    .addKeyValue("gate", refused.suspect().gateId())
+                    .log("verdict refused: {}", refused.reason());
+            events.refused(refused.suspect(), refused.reason());
+        }
+    }
+}

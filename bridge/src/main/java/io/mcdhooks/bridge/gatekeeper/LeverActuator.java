@@ -1,0 +1,242 @@
+package io.mcdhooks.bridge.gatekeeper;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.mcdhooks.bridge.gate.GateObjects;
+import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.gate.LeverWrites;
+import io.mcdhooks.bridge.kube.McoInformers;
+import io.mcdhooks.bridge.mco.McoApi;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.WorkerExecutor;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pulls the levers through the Kubernetes API, and only those {@link LeverPlan} asks for: it
+ * pauses and unpauses pools, taints, cordons and uncordons nodes, and creates and deletes gate
+ * pods with their PodDisruptionBudgets in its own namespace ({@link GateObjects}); what to write
+ * is {@link LeverWrites}'. It watches the gate pods and budgets it made, to know which exist.
+ *
+ * <p>Writes are blocking fabric8 calls on the gatekeeper's worker pool, one at a time per object;
+ * a write that loses a race (409) or fails is simply planned again on the next reconcile, since
+ * every write is derived from state. Runs on the gatekeeper's event loop.
+ */
+final class LeverActuator implements Levers {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeverActuator.class);
+    private static final long RESYNC_MILLIS = Duration.ofMinutes(5).toMillis();
+
+    private final KubernetesClient client;
+    private final String namespace;
+    private final String pauseImage;
+    private final WorkerExecutor worker;
+    private final Context context;
+    private final Set<String> inFlight = new HashSet<>();
+    /** Objects whose write was skipped while another was in flight, with how to plan them again. */
+    private final Map<String, Runnable> skipped = new HashMap<>();
+
+    private final Set<String> gatePods = new HashSet<>();
+    private final Set<String> gateBudgets = new HashSet<>();
+    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+
+    LeverActuator(
+            KubernetesClient client, WorkerExecutor worker, Context context, String namespace, String pauseImage) {
+        this.client = client;
+        this.worker = worker;
+        this.context = context;
+        this.namespace = namespace;
+        this.pauseImage = pauseImage;
+    }
+
+    @Override
+    public Future<Void> watch(Consumer<String> changed) {
+        SharedIndexInformer<Pod> pods = client.pods()
+                .inNamespace(namespace)
+                .withLabel(GateObjects.MANAGED_BY, GateObjects.MANAGER)
+                .runnableInformer(RESYNC_MILLIS);
+        pods.addEventHandler(McoInformers.levelHandler(
+                p -> context.runOnContext(v -> seen(gatePods, p, true, changed)),
+                (p, unknown) -> context.runOnContext(v -> seen(gatePods, p, false, changed))));
+        SharedIndexInformer<PodDisruptionBudget> budgets = client.policy()
+                .v1()
+                .podDisruptionBudget()
+                .inNamespace(namespace)
+                .withLabel(GateObjects.MANAGED_BY, GateObjects.MANAGER)
+                .runnableInformer(RESYNC_MILLIS);
+        budgets.addEventHandler(McoInformers.levelHandler(
+                b -> context.runOnContext(v -> seen(gateBudgets, b, true, changed)),
+                (b, unknown) -> context.runOnContext(v -> seen(gateBudgets, b, false, changed))));
+        informers.add(pods);
+        informers.add(budgets);
+        return Future.all(
+                        Future.fromCompletionStage(pods.start(), context),
+                        Future.fromCompletionStage(budgets.start(), context))
+                .mapEmpty();
+    }
+
+    private static void seen(Set<String> names, HasMetadata object, boolean exists, Consumer<String> changed) {
+        if (exists) {
+            names.add(object.getMetadata().getName());
+        } else {
+            names.remove(object.getMetadata().getName());
+        }
+        Map<String, String> annotations = object.getMetadata().getAnnotations();
+        String node = annotations == null ? null : annotations.get(GateObjects.NODE_ANNOTATION);
+        if (node != null) {
+            changed.accept(node);
+        }
+    }
+
+    @Override
+    public boolean gatePodReady(String node) {
+        String name = GateObjects.gateName(node);
+        return gatePods.contains(name) && gateBudgets.contains(name);
+    }
+
+    @Override
+    public void nodeDeleted(String node, Runnable planAgain) {
+        if (gateObjectsExist(node)) {
+            run("gate/" + node, planAgain, () -> deleteGate(node));
+        }
+    }
+
+    @Override
+    public void applyNode(Node current, LeverPlan.NodeLevers want, Runnable planAgain) {
+        String name = current.getMetadata().getName();
+        switch (LeverWrites.node(current, want)) {
+            // The race that matters: the MCD's uncordon lands, and the MCC may pick the next node
+            // as soon as this one looks Done. A merge patch needs no read first and cannot lose
+            // an optimistic-lock race, so the cordon is back within one round trip.
+            case CORDON -> run("node/" + name, planAgain, () -> cordon(name, want.postUpdateGate()));
+            case EDIT -> run("node/" + name, planAgain, () -> editNode(name, want));
+            case NONE -> {}
+        }
+        if (want.gatePod() && !gatePodReady(name)) {
+            run("gate/" + name, planAgain, () -> createGate(name));
+        } else if (!want.gatePod() && gateObjectsExist(name)) {
+            run("gate/" + name, planAgain, () -> deleteGate(name));
+        }
+    }
+
+    @Override
+    public void applyPool(GenericKubernetesResource pool, Boolean paused, Runnable planAgain) {
+        Boolean target = LeverWrites.poolPause(pool, paused);
+        if (target == null) {
+            return;
+        }
+        String name = pool.getMetadata().getName();
+        run("pool/" + name, planAgain, () -> {
+            client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1"))
+                    .withName(name)
+                    .edit(p -> {
+                        LeverWrites.pause(p, target);
+                        return p;
+                    });
+            LOG.atInfo().addKeyValue("pool", name).log(target ? "paused pool" : "unpaused pool");
+            return null;
+        });
+    }
+
+    @Override
+    public void stop() {
+        informers.forEach(SharedIndexInformer::stop);
+    }
+
+    private boolean gateObjectsExist(String node) {
+        String name = GateObjects.gateName(node);
+        return gatePods.contains(name) || gateBudgets.contains(name);
+    }
+
+    private Void cordon(String name, String gateId) {
+        client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), LeverWrites.cordonPatch(gateId));
+        return null;
+    }
+
+    private Void editNode(String name, LeverPlan.NodeLevers want) {
+        Node node = client.nodes().withName(name).get();
+        if (node == null || !LeverWrites.edit(node, want)) {
+            return null;
+        }
+        // Optimistic lock: the MCD and the drain controller write this node too.
+        client.nodes()
+                .resource(node)
+                .lockResourceVersion(node.getMetadata().getResourceVersion())
+                .update();
+        return null;
+    }
+
+    private Void createGate(String node) {
+        String name = GateObjects.gateName(node);
+        var budgets = client.policy().v1().podDisruptionBudget().inNamespace(namespace);
+        if (budgets.withName(name).get() == null) {
+            budgets.resource(GateObjects.budget(node, namespace)).create();
+        }
+        if (client.pods().inNamespace(namespace).withName(name).get() == null) {
+            client.pods()
+                    .inNamespace(namespace)
+                    .resource(GateObjects.pod(node, namespace, pauseImage))
+                    .create();
+        }
+        LOG.atInfo().addKeyValue("node", node).log("gate pod in place: the node's drain cannot finish");
+        return null;
+    }
+
+    private Void deleteGate(String node) {
+        String name = GateObjects.gateName(node);
+        client.pods().inNamespace(namespace).withName(name).delete();
+        client.policy()
+                .v1()
+                .podDisruptionBudget()
+                .inNamespace(namespace)
+                .withName(name)
+                .delete();
+        LOG.atInfo().addKeyValue("node", node).log("gate pod removed: the node's drain may finish");
+        return null;
+    }
+
+    /**
+     * One write per object at a time. A write asked for while another is in flight is skipped,
+     * but not lost: when the one in flight ends, the caller is asked to plan again from the
+     * object as then known (nothing else may come to heal it before the informer's resync).
+     */
+    private void run(String key, Runnable planAgain, Callable<Void> write) {
+        if (!inFlight.add(key)) {
+            skipped.put(key, planAgain);
+            return;
+        }
+        worker.executeBlocking(write, false).onComplete(r -> {
+            inFlight.remove(key);
+            if (r.failed()) {
+                Throwable e = r.cause();
+                boolean conflict = e instanceof KubernetesClientException k && k.getCode() == 409;
+                LOG.atDebug()
+                        .addKeyValue("object", key)
+                        .setCause(e)
+                        .log("write {}; planning again", conflict ? "lost a race" : "failed");
+            }
+            Runnable again = skipped.remove(key);
+            if (again != null) {
+                again.run();
+            }
+        });
+    }
+}

@@ -1,0 +1,194 @@
+package io.mcdhooks.bridge.gatekeeper;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.mcdhooks.bridge.gate.AckedGates;
+import io.mcdhooks.bridge.gate.Gatekeeper;
+import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.gate.RegisteredHook;
+import io.mcdhooks.bridge.mco.NodeView;
+import io.mcdhooks.bridge.mco.PoolView;
+import io.mcdhooks.bridge.mco.Views;
+import io.mcdhooks.schemas.GateDecision;
+import io.vertx.core.Context;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Keeps the levers where {@link LeverPlan} wants them for the gates as Kafka knows them
+ * ({@link AckedGates}): a node's levers are planned when the node, a decision on its gates or its
+ * gate objects change; its pool's pause a turn of the event loop later, once for a burst.
+ *
+ * <p>Nothing is planned before {@link #start}: until the gates are rebuilt from Kafka and the
+ * informers hold the whole cluster, a plan sees pools without their nodes and nodes without the
+ * gates requested late, and levers planned then undid holds at every restart. Confined to the
+ * gatekeeper's event loop.
+ */
+final class LeverReconciler {
+
+    private final String clusterName;
+    private final Cluster cluster;
+    private final Gatekeeper gatekeeper;
+    private final AckedGates gates;
+    private final Levers levers;
+    private final Context context;
+    private boolean planning;
+    /** Pools whose pause is to be planned once the events queued now are handled. */
+    private final Set<String> poolsToPlan = new LinkedHashSet<>();
+    /** Per pool, the target and whether it rolls out, as its nodes' levers were last planned for. */
+    private final Map<String, String> poolRollouts = new HashMap<>();
+
+    LeverReconciler(
+            String clusterName,
+            Cluster cluster,
+            Gatekeeper gatekeeper,
+            AckedGates gates,
+            Levers levers,
+            Context context) {
+        this.clusterName = clusterName;
+        this.cluster = cluster;
+        this.gatekeeper = gatekeeper;
+        this.gates = gates;
+        this.levers = levers;
+        this.context = context;
+    }
+
+    /** From here on levers are planned, every one at once now: the gates and the cluster are known. */
+    void start() {
+        planning = true;
+        everything();
+    }
+
+    /** What the hooks gate changed: every node's levers and every pool's pause. */
+    void everything() {
+        if (!planning) {
+            return;
+        }
+        Set<String> pools = new HashSet<>();
+        for (Node node : cluster.nodes()) {
+            plan(node);
+            String pool = cluster.poolOf(cluster.view(node));
+            if (pool != null) {
+                pools.add(pool);
+            }
+        }
+        pools.forEach(this::planPause);
+    }
+
+    void nodeChanged(Node node) {
+        plan(node);
+        planPauseSoon(cluster.poolOf(cluster.view(node)));
+    }
+
+    /** A node was deleted: its gate pod and budget are removed, and its pool may go on without it. */
+    void nodeDeleted(Node node) {
+        levers.nodeDeleted(node.getMetadata().getName(), () -> {});
+        planPauseSoon(cluster.poolOf(cluster.view(node)));
+    }
+
+    void poolChanged(GenericKubernetesResource pool) {
+        if (!planning) {
+            return;
+        }
+        // A node's levers read only its pool's target and whether it rolls out; the pool's status
+        // counts change with every step of every node, and only the pause depends on them.
+        String name = pool.getMetadata().getName();
+        PoolView view = Views.pool(pool);
+        String rollout = view.targetConfig() + (view.rolling() ? " rolling" : " at rest");
+        if (!rollout.equals(poolRollouts.put(name, rollout))) {
+            for (Node node : cluster.nodes()) {
+                if (name.equals(cluster.poolOf(cluster.view(node)))) {
+                    plan(node);
+                }
+            }
+            planPause(name);
+        } else {
+            planPauseSoon(name);
+        }
+    }
+
+    /** A gate pod or budget of {@code nodeName} came or went. */
+    void gateObjectChanged(String nodeName) {
+        Node node = cluster.node(nodeName);
+        if (node != null) {
+            nodeChanged(node);
+        }
+    }
+
+    /** A decision, made or acknowledged by Kafka: its node's levers and its pool's pause. */
+    void decided(GateDecision decision) {
+        Node node = decision.node() == null ? null : cluster.node(decision.node());
+        if (node != null) {
+            plan(node);
+        }
+        planPauseSoon(decision.pool());
+    }
+
+    private void plan(Node node) {
+        if (!planning) {
+            return;
+        }
+        NodeView view = cluster.view(node);
+        String poolName = cluster.poolOf(view);
+        GenericKubernetesResource pool = poolName == null ? null : cluster.pool(poolName);
+        LeverPlan.NodeLevers want = LeverPlan.node(
+                clusterName, pool == null ? null : Views.pool(pool), view, enforcingHooks(), gates::gate);
+        String name = node.getMetadata().getName();
+        levers.applyNode(node, want, () -> {
+            Node latest = cluster.node(name);
+            if (latest != null) {
+                plan(latest);
+            }
+        });
+    }
+
+    /**
+     * Plans a pool's pause after the events already queued on the event loop: a pool's pause
+     * depends on all its nodes, so planning it on every node event, verdict or gate object scans
+     * every node each time (quadratic in a 5,000-node rollout). A burst is planned once; while
+     * the loop keeps up, one event still gets one plan, a turn of the loop later.
+     */
+    private void planPauseSoon(String pool) {
+        if (!planning || pool == null) {
+            return;
+        }
+        boolean first = poolsToPlan.isEmpty();
+        poolsToPlan.add(pool);
+        if (first) {
+            context.runOnContext(v -> {
+                List<String> pools = new ArrayList<>(poolsToPlan);
+                poolsToPlan.clear();
+                pools.forEach(this::planPause);
+            });
+        }
+    }
+
+    private void planPause(String poolName) {
+        GenericKubernetesResource pool = cluster.pool(poolName);
+        if (pool == null) {
+            return;
+        }
+        List<NodeView> nodes = new ArrayList<>();
+        for (Node node : cluster.nodes()) {
+            NodeView nodeView = cluster.view(node);
+            if (poolName.equals(cluster.poolOf(nodeView))) {
+                nodes.add(nodeView);
+            }
+        }
+        Boolean paused = LeverPlan.poolPaused(
+                clusterName, Views.pool(pool), nodes, enforcingHooks(), gates::gate, levers::gatePodReady);
+        levers.applyPool(pool, paused, () -> planPauseSoon(poolName));
+    }
+
+    /** Advisory hooks get gate requests, and their verdicts are recorded, but they pull no lever. */
+    private List<RegisteredHook> enforcingHooks() {
+        return gatekeeper.hooks().stream()
+                .filter(h -> h.mode() == GateDecision.Mode.Enforcing)
+                .toList();
+    }
+}
