@@ -3,6 +3,7 @@ package io.mcdhooks.sandbox.mco;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -18,6 +19,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.mockwebserver.http.MockResponse;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,6 +27,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -84,6 +87,41 @@ class AdmissionIT {
         }
         assertThat(admin.nodes().withName("worker-0").get().getSpec().getUnschedulable())
                 .isTrue();
+    }
+
+    @Test
+    void inASimulatedRolloutTheDrainControllersUncordonOfAHeldNodeIsRefusedAndTheMcdCannotFinish() {
+        try (var sim = new Simulation(Topology.builder().masters(1).workers(1))) {
+            // Given the hold installed, worker-0 held by the gatekeeper, and the API's answers recorded
+            install(sim.client, "admission/node-hold.yaml");
+            try (KubernetesClient gatekeeper = sim.cluster.clientAs(GATEKEEPER)) {
+                gatekeeper.nodes().withName("worker-0").edit(n -> {
+                    n.getMetadata().getAnnotations().put(HOLD, "gate-1");
+                    return n;
+                });
+            }
+            var refusals = new ConcurrentLinkedQueue<Identity>();
+            sim.cluster.interceptRequests((request, proceed) -> {
+                MockResponse response = proceed.get();
+                if (response.code() == 422 && request.getPath().equals("/api/v1/nodes/worker-0")) {
+                    refusals.add(sim.cluster.identityOf(request));
+                }
+                return response;
+            });
+            sim.start();
+
+            // When the worker updates: drained (the cordon is allowed), rebooted, then the MCD asks for the uncordon
+            sim.mco.applyMachineConfig(MachineConfigs.kernelType("99-worker-rt", "worker", "realtime"));
+
+            // Then the drain controller's uncordon is refused, the node stays cordoned, no uncordon is
+            // acknowledged, and the MCD reports FailedToUncordon when its 10 minutes are up
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> !sim.events("worker-0", "FailedToUncordon").isEmpty());
+            assertThat(refusals).isNotEmpty().containsOnly(MCC);
+            assertThat(sim.unschedulable("worker-0")).isTrue();
+            assertThat(sim.annotation("worker-0", Mco.DESIRED_DRAIN)).startsWith("uncordon-");
+            assertThat(sim.annotation("worker-0", Mco.LAST_APPLIED_DRAIN)).startsWith("drain-");
+        }
     }
 
     @Test
