@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * kube-apiserver's ValidatingAdmissionPolicy plugin over the policies and bindings stored in the
@@ -27,6 +28,16 @@ import java.util.Map;
 final class ValidatingAdmission {
 
     private static final int MAX_MESSAGE_BYTES = 5 * 1024;
+
+    /** Admission configuration is never subject to policies ({@code rules.IsExemptAdmissionConfigurationResource}). */
+    private static final Set<String> EXEMPT = Set.of(
+            "validatingwebhookconfigurations",
+            "mutatingwebhookconfigurations",
+            "validatingadmissionpolicies",
+            "validatingadmissionpolicybindings",
+            "mutatingadmissionpolicies",
+            "mutatingadmissionpolicybindings");
+
     private static final int MAX_RECORDS = 10_000;
 
     private final Map<String, CompiledPolicy> policies = new HashMap<>();
@@ -94,6 +105,10 @@ final class ValidatingAdmission {
 
     /** Admits {@code a} (with any warnings) or throws the denial. */
     Admitted validate(AdmissionAttributes a) {
+        if (a.path().group().equals(CompiledPolicy.GROUP)
+                && EXEMPT.contains(a.path().resource())) {
+            return Admitted.NOTHING;
+        }
         List<String> warnings = null;
         for (Bound bound : snapshot) {
             CompiledPolicy policy = bound.policy();

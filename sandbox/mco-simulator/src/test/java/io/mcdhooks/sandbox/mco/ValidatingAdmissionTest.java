@@ -109,6 +109,30 @@ class ValidatingAdmissionTest {
         assertThatCode(() -> orphan.validate(uncordon)).doesNotThrowAnyException();
     }
 
+    @Test
+    void policiesNeverJudgeWritesOfAdmissionConfiguration() {
+        var admission = admission("""
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: ValidatingAdmissionPolicy
+                metadata: {name: everything}
+                spec:
+                  matchConstraints:
+                    resourceRules:
+                      - {apiGroups: ["*"], apiVersions: ["*"], operations: ["*"], resources: ["*"]}
+                  validations:
+                    - expression: "false"
+                """, binding("b", "everything", "Deny"));
+        var deleteBinding = new AdmissionAttributes(
+                "DELETE",
+                new ApiPath(CompiledPolicy.GROUP, "v1", "", "validatingadmissionpolicybindings", "b", "", ""),
+                DRAIN_CONTROLLER,
+                null,
+                JSON.readTree("{\"kind\":\"ValidatingAdmissionPolicyBinding\",\"metadata\":{\"name\":\"b\"}}"),
+                null);
+
+        assertThatCode(() -> admission.validate(deleteBinding)).doesNotThrowAnyException();
+    }
+
     @ParameterizedTest(name = "{0} matches {1}: {2}")
     @CsvSource({
         "nodes,          '',        true",
