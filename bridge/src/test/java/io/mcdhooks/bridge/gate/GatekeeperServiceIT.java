@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.mcdhooks.bridge.TestEnvironment;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
 import io.mcdhooks.bridge.hooks.UpdateHookStatus;
@@ -98,6 +99,6 @@ class GatekeeperServiceIT {
 
     private GatekeeperService service() {
         context = vertx.getOrCreateContext();
-        return listed.service(vertx, context, cluster.newClient());
+        return listed.service(vertx, context, cluster.clientAs(TestEnvironment.bridgeIdentity("mcdhooks")));
     }
 }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.mcdhooks.bridge.TestEnvironment;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -34,7 +35,8 @@ class LeverActuatorIT {
         client = cluster.client();
         vertx = Vertx.vertx();
         context = vertx.getOrCreateContext();
-        levers = new LeverActuator(vertx, client, "mcdhooks", "pause");
+        levers = new LeverActuator(
+                vertx, cluster.clientAs(TestEnvironment.bridgeIdentity("mcdhooks")), "mcdhooks", "pause");
         node = client.nodes()
                 .resource(new NodeBuilder()
                         .withNewMetadata()
