@@ -52,12 +52,7 @@ final class ApiError extends RuntimeException {
 
     /** 403 Forbidden on a path that names no resource. */
     static ApiError forbiddenPath(String detail) {
-        return new ApiError(new StatusBuilder()
-                .withStatus("Failure")
-                .withMessage("forbidden: " + detail)
-                .withReason("Forbidden")
-                .withCode(403)
-                .build());
+        return plain("forbidden: " + detail, "Forbidden", 403);
     }
 
     /** 422 Invalid: {@code <Kind>.<group> "<name>" is invalid: <field errors>}. */
@@ -77,20 +72,19 @@ final class ApiError extends RuntimeException {
     }
 
     static ApiError unauthorized() {
-        return new ApiError(new StatusBuilder()
-                .withStatus("Failure")
-                .withMessage("Unauthorized")
-                .withReason("Unauthorized")
-                .withCode(401)
-                .build());
+        return plain("Unauthorized", "Unauthorized", 401);
     }
 
     static ApiError internal(String message) {
+        return plain("Internal error occurred: " + message, "InternalError", 500);
+    }
+
+    private static ApiError plain(String message, String reason, int code) {
         return new ApiError(new StatusBuilder()
                 .withStatus("Failure")
-                .withMessage("Internal error occurred: " + message)
-                .withReason("InternalError")
-                .withCode(500)
+                .withMessage(message)
+                .withReason(reason)
+                .withCode(code)
                 .build());
     }
 

@@ -113,34 +113,20 @@ record CompiledPolicy(
             errors.add(
                     "spec.validations: Required value: validations or auditAnnotations must contain at least one item");
         }
-        var conditions = new ArrayList<Named>();
-        var names = new HashSet<String>();
         List<MatchCondition> rawConditions = spec.getMatchConditions() == null ? List.of() : spec.getMatchConditions();
-        for (int i = 0; i < rawConditions.size(); i++) {
-            MatchCondition c = rawConditions.get(i);
-            String field = "spec.matchConditions[" + i + "]";
-            if (c.getName() == null || c.getName().isBlank()) {
-                errors.add(field + ".name: Required value");
-            } else if (!names.add(c.getName())) {
-                errors.add(field + ".name: Duplicate value: \"" + c.getName() + "\"");
-            }
-            var e = compile(c.getExpression(), AdmissionCel.Result.BOOL, field + ".expression", errors);
-            conditions.add(new Named(c.getName(), e));
-        }
-        var variables = new ArrayList<Named>();
-        names.clear();
+        List<Named> conditions = named(
+                "spec.matchConditions",
+                rawConditions.stream().map(MatchCondition::getName).toList(),
+                rawConditions.stream().map(MatchCondition::getExpression).toList(),
+                AdmissionCel.Result.BOOL,
+                errors);
         List<Variable> rawVariables = spec.getVariables() == null ? List.of() : spec.getVariables();
-        for (int i = 0; i < rawVariables.size(); i++) {
-            Variable v = rawVariables.get(i);
-            String field = "spec.variables[" + i + "]";
-            if (v.getName() == null || v.getName().isBlank()) {
-                errors.add(field + ".name: Required value");
-            } else if (!names.add(v.getName())) {
-                errors.add(field + ".name: Duplicate value: \"" + v.getName() + "\"");
-            }
-            variables.add(new Named(
-                    v.getName(), compile(v.getExpression(), AdmissionCel.Result.ANY, field + ".expression", errors)));
-        }
+        List<Named> variables = named(
+                "spec.variables",
+                rawVariables.stream().map(Variable::getName).toList(),
+                rawVariables.stream().map(Variable::getExpression).toList(),
+                AdmissionCel.Result.ANY,
+                errors);
         var checks = new ArrayList<Check>();
         List<Validation> rawValidations = noValidations ? List.of() : spec.getValidations();
         for (int i = 0; i < rawValidations.size(); i++) {
@@ -182,6 +168,28 @@ record CompiledPolicy(
                 List.copyOf(checks),
                 List.copyOf(audits),
                 failurePolicy.equals("Fail"));
+    }
+
+    /** Named expressions (matchConditions, variables): names required and unique, expressions compiled. */
+    private static List<Named> named(
+            String field,
+            List<String> names,
+            List<String> expressions,
+            AdmissionCel.Result result,
+            List<String> errors) {
+        var seen = new HashSet<String>();
+        var out = new ArrayList<Named>();
+        for (int i = 0; i < names.size(); i++) {
+            String name = names.get(i);
+            String at = field + "[" + i + "]";
+            if (name == null || name.isBlank()) {
+                errors.add(at + ".name: Required value");
+            } else if (!seen.add(name)) {
+                errors.add(at + ".name: Duplicate value: \"" + name + "\"");
+            }
+            out.add(new Named(name, compile(expressions.get(i), result, at + ".expression", errors)));
+        }
+        return out;
     }
 
     private static void checkRules(List<NamedRuleWithOperations> rules, String field, List<String> errors) {

@@ -199,25 +199,15 @@ class AdmissionIT {
 
     @Test
     void aDeleteIsJudgedOnTheOldObjectWithNoObject() {
-        install("""
-                apiVersion: admissionregistration.k8s.io/v1
-                kind: ValidatingAdmissionPolicy
-                metadata: {name: keep-masters}
-                spec:
-                  matchConstraints:
-                    resourceRules:
-                      - {apiGroups: [""], apiVersions: [v1], operations: [DELETE], resources: [nodes]}
-                  validations:
-                    - expression: >-
-                        object == null && !(has(oldObject.metadata.labels)
-                        && 'node-role.kubernetes.io/master' in oldObject.metadata.labels)
-                      messageExpression: "'master ' + oldObject.metadata.name + ' stays'"
-                ---
-                apiVersion: admissionregistration.k8s.io/v1
-                kind: ValidatingAdmissionPolicyBinding
-                metadata: {name: keep-masters}
-                spec: {policyName: keep-masters, validationActions: [Deny]}
-                """);
+        install(bound(
+                "keep-masters",
+                "{apiGroups: [\"\"], apiVersions: [v1], operations: [DELETE], resources: [nodes]}",
+                """
+                - expression: >-
+                    object == null && !(has(oldObject.metadata.labels)
+                    && 'node-role.kubernetes.io/master' in oldObject.metadata.labels)
+                  messageExpression: "'master ' + oldObject.metadata.name + ' stays'"
+                """));
         admin.nodes()
                 .resource(new NodeBuilder(node("master-0"))
                         .editMetadata()
@@ -237,23 +227,13 @@ class AdmissionIT {
 
     @Test
     void anEvictionIsACreateOfThePodsEvictionSubresource() {
-        install("""
-                apiVersion: admissionregistration.k8s.io/v1
-                kind: ValidatingAdmissionPolicy
-                metadata: {name: no-evictions}
-                spec:
-                  matchConstraints:
-                    resourceRules:
-                      - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods/eviction]}
-                  validations:
-                    - expression: "request.subResource != 'eviction' || object.kind != 'Eviction'"
-                      messageExpression: "request.userInfo.username + ' may not evict ' + request.namespace + '/' + request.name"
-                ---
-                apiVersion: admissionregistration.k8s.io/v1
-                kind: ValidatingAdmissionPolicyBinding
-                metadata: {name: no-evictions}
-                spec: {policyName: no-evictions, validationActions: [Deny]}
-                """);
+        install(bound(
+                "no-evictions",
+                "{apiGroups: [\"\"], apiVersions: [v1], operations: [CREATE], resources: [pods/eviction]}",
+                """
+                - expression: "request.subResource != 'eviction' || object.kind != 'Eviction'"
+                  messageExpression: "request.userInfo.username + ' may not evict ' + request.namespace + '/' + request.name"
+                """));
         admin.namespaces()
                 .resource(new NamespaceBuilder()
                         .withNewMetadata()
@@ -437,7 +417,7 @@ class AdmissionIT {
                     .delete();
             mcc.nodes().withName("worker-0").edit(n -> label(n, "b"));
 
-            install(binding("deny-updates", "Warn, Audit"));
+            install(PolicyYaml.binding("deny-updates", "Warn, Audit"));
             mcc.nodes().withName("worker-0").edit(n -> label(n, "c"));
         }
 
@@ -465,27 +445,16 @@ class AdmissionIT {
     }
 
     private static String denyUpdates(String name, String resource) {
-        return """
-                apiVersion: admissionregistration.k8s.io/v1
-                kind: ValidatingAdmissionPolicy
-                metadata: {name: %1$s}
-                spec:
-                  matchConstraints:
-                    resourceRules:
-                      - {apiGroups: [""], apiVersions: [v1], operations: [UPDATE], resources: ["%2$s"]}
-                  validations:
-                    - {expression: "request.userInfo.username == '%3$s'", message: "no"}
-                ---
-                """.formatted(name, resource, GATEKEEPER.username()) + binding(name, "Deny");
+        return bound(
+                name,
+                "{apiGroups: [\"\"], apiVersions: [v1], operations: [UPDATE], resources: [\"" + resource + "\"]}",
+                "- {expression: \"request.userInfo.username == '" + GATEKEEPER.username() + "'\", message: \"no\"}\n");
     }
 
-    private static String binding(String policy, String actions) {
-        return """
-                apiVersion: admissionregistration.k8s.io/v1
-                kind: ValidatingAdmissionPolicyBinding
-                metadata: {name: %1$s}
-                spec: {policyName: %1$s, validationActions: [%2$s]}
-                """.formatted(policy, actions);
+    /** A policy with one resource rule and these validations, and its Deny binding of the same name. */
+    private static String bound(String name, String rule, String validations) {
+        return PolicyYaml.policy(name, rule, "validations:\n" + validations.indent(2)) + "---\n"
+                + PolicyYaml.binding(name, "Deny");
     }
 
     private void heldNode(String name) {

@@ -30,26 +30,19 @@ class ValidatingAdmissionTest {
     private static final Identity DRAIN_CONTROLLER = Identities.MACHINE_CONFIG_CONTROLLER;
     private static final Identity GATEKEEPER = Identity.serviceAccount("mcdhooks", "mcdhooks-bridge");
 
-    private static final String HOLD = """
-            apiVersion: admissionregistration.k8s.io/v1
-            kind: ValidatingAdmissionPolicy
-            metadata: {name: hold}
-            spec:
-              failurePolicy: Fail
-              matchConstraints:
-                resourceRules:
-                  - {apiGroups: [""], apiVersions: [v1], operations: [UPDATE], resources: [nodes]}
-              matchConditions:
-                - name: held
-                  expression: "has(oldObject.metadata.annotations) && 'mcdhooks.io/hold' in oldObject.metadata.annotations"
-                - name: not-the-gatekeeper
-                  expression: "request.userInfo.username != 'system:serviceaccount:mcdhooks:mcdhooks-bridge'"
-                - name: not-break-glass
-                  expression: "!('mcdhooks:break-glass' in request.userInfo.groups)"
-              validations:
-                - expression: "!has(oldObject.spec.unschedulable) || !oldObject.spec.unschedulable || (has(object.spec.unschedulable) && object.spec.unschedulable)"
-                  messageExpression: "'node ' + object.metadata.name + ' is held'"
-            """;
+    private static final String HOLD = onNodeUpdates("hold", """
+            failurePolicy: Fail
+            matchConditions:
+              - name: held
+                expression: "has(oldObject.metadata.annotations) && 'mcdhooks.io/hold' in oldObject.metadata.annotations"
+              - name: not-the-gatekeeper
+                expression: "request.userInfo.username != 'system:serviceaccount:mcdhooks:mcdhooks-bridge'"
+              - name: not-break-glass
+                expression: "!('mcdhooks:break-glass' in request.userInfo.groups)"
+            validations:
+              - expression: "!has(oldObject.spec.unschedulable) || !oldObject.spec.unschedulable || (has(object.spec.unschedulable) && object.spec.unschedulable)"
+                messageExpression: "'node ' + object.metadata.name + ' is held'"
+            """);
 
     @Test
     void anUncordonOfAHeldNodeByTheDrainControllerIsDeniedInKubeApiserversWords() {
@@ -249,21 +242,14 @@ class ValidatingAdmissionTest {
 
     @Test
     void aFalseMatchConditionSkipsThePolicyAndAnErroringOneFollowsTheFailurePolicy() {
-        String template = """
-                apiVersion: admissionregistration.k8s.io/v1
-                kind: ValidatingAdmissionPolicy
-                metadata: {name: conditional}
-                spec:
-                  failurePolicy: %s
-                  matchConstraints:
-                    resourceRules:
-                      - {apiGroups: [""], apiVersions: [v1], operations: [UPDATE], resources: [nodes]}
-                  matchConditions:
-                    - {name: %s, expression: "%s"}
-                  validations:
-                    - expression: "false"
-                      message: denied
-                """;
+        String template = onNodeUpdates("conditional", """
+                failurePolicy: %s
+                matchConditions:
+                  - {name: %s, expression: "%s"}
+                validations:
+                  - expression: "false"
+                    message: denied
+                """);
         Node n = node("worker-0", null, false);
         var write = update(n, n, DRAIN_CONTROLLER);
 
@@ -291,18 +277,11 @@ class ValidatingAdmissionTest {
 
     @Test
     void aValidationThatErrorsDeniesUnderFailAndAdmitsUnderIgnore() {
-        String template = """
-                apiVersion: admissionregistration.k8s.io/v1
-                kind: ValidatingAdmissionPolicy
-                metadata: {name: strict}
-                spec:
-                  failurePolicy: %s
-                  matchConstraints:
-                    resourceRules:
-                      - {apiGroups: [""], apiVersions: [v1], operations: [UPDATE], resources: [nodes]}
-                  validations:
-                    - expression: "object.spec.unschedulable == true"
-                """;
+        String template = onNodeUpdates("strict", """
+                failurePolicy: %s
+                validations:
+                  - expression: "object.spec.unschedulable == true"
+                """);
         Node n = node("worker-0", null, false);
         var write = update(n, n, DRAIN_CONTROLLER);
 
@@ -321,18 +300,11 @@ class ValidatingAdmissionTest {
 
     @Test
     void theMessageIsTheMessageExpressionElseTheMessageElseTheFailedExpression() {
-        String template = """
-                apiVersion: admissionregistration.k8s.io/v1
-                kind: ValidatingAdmissionPolicy
-                metadata: {name: words}
-                spec:
-                  matchConstraints:
-                    resourceRules:
-                      - {apiGroups: [""], apiVersions: [v1], operations: [UPDATE], resources: [nodes]}
-                  validations:
-                    - expression: "object.metadata.name == 'other'"
-                      %s
-                """;
+        String template = onNodeUpdates("words", """
+                validations:
+                  - expression: "object.metadata.name == 'other'"
+                    %s
+                """);
         Node n = node("worker-0", null, false);
         var write = update(n, n, DRAIN_CONTROLLER);
 
@@ -361,17 +333,10 @@ class ValidatingAdmissionTest {
     @ParameterizedTest(name = "reason {0} answers {1}")
     @CsvSource({"Forbidden, 403", "Invalid, 422", "Unauthorized, 401", "RequestEntityTooLarge, 413"})
     void theValidationsReasonSetsTheStatusCode(String reason, int code) {
-        var admission = admission("""
-                apiVersion: admissionregistration.k8s.io/v1
-                kind: ValidatingAdmissionPolicy
-                metadata: {name: coded}
-                spec:
-                  matchConstraints:
-                    resourceRules:
-                      - {apiGroups: [""], apiVersions: [v1], operations: [UPDATE], resources: [nodes]}
-                  validations:
-                    - {expression: "false", reason: %s}
-                """.formatted(reason), binding("b", "coded", "Deny"));
+        var admission = admission(onNodeUpdates("coded", """
+                validations:
+                  - {expression: "false", reason: %s}
+                """).formatted(reason), binding("b", "coded", "Deny"));
         Node n = node("worker-0", null, false);
 
         assertThatThrownBy(() -> admission.validate(update(n, n, DRAIN_CONTROLLER)))
@@ -383,21 +348,14 @@ class ValidatingAdmissionTest {
 
     @Test
     void variablesAreEvaluatedWhenReadAndAFailingOneFailsOnlyWhatReadsIt() {
-        String template = """
-                apiVersion: admissionregistration.k8s.io/v1
-                kind: ValidatingAdmissionPolicy
-                metadata: {name: vars}
-                spec:
-                  matchConstraints:
-                    resourceRules:
-                      - {apiGroups: [""], apiVersions: [v1], operations: [UPDATE], resources: [nodes]}
-                  variables:
-                    - {name: name, expression: "object.metadata.name"}
-                    - {name: greeting, expression: "'hello ' + variables.name"}
-                    - {name: broken, expression: "object.spec.nope"}
-                  validations:
-                    - expression: "%s"
-                """;
+        String template = onNodeUpdates("vars", """
+                variables:
+                  - {name: name, expression: "object.metadata.name"}
+                  - {name: greeting, expression: "'hello ' + variables.name"}
+                  - {name: broken, expression: "object.spec.nope"}
+                validations:
+                  - expression: "%s"
+                """);
         Node n = node("worker-0", null, false);
         var write = update(n, n, DRAIN_CONTROLLER);
 
@@ -482,17 +440,12 @@ class ValidatingAdmissionTest {
                 "oldObject.metadata.resourceVersion == '7' && object.metadata.generation == 2 | true",
             })
     void theCelFeaturesKubernetesPoliciesUseEvaluateAsInKubeApiserver(String expression, boolean expected) {
-        var admission = admission("""
-                apiVersion: admissionregistration.k8s.io/v1
-                kind: ValidatingAdmissionPolicy
-                metadata: {name: feature}
-                spec:
-                  matchConstraints:
-                    resourceRules:
-                      - {apiGroups: [""], apiVersions: [v1], operations: [UPDATE], resources: [nodes]}
-                  validations:
-                    - expression: "%s"
-                """.formatted(expression.replace("\"", "\\\"")), binding("b", "feature", "Deny"));
+        var admission = admission(
+                onNodeUpdates("feature", """
+                validations:
+                  - expression: "%s"
+                """).formatted(expression.replace("\"", "\\\"")),
+                binding("b", "feature", "Deny"));
         Node old = new NodeBuilder(node("worker-0", true, true))
                 .editMetadata()
                 .withResourceVersion("7")
@@ -525,20 +478,13 @@ class ValidatingAdmissionTest {
 
     @Test
     void aPolicyWhoseExpressionsDoNotCompileIsRefusedNamingTheField() {
-        assertThatThrownBy(() -> policy("""
-                        apiVersion: admissionregistration.k8s.io/v1
-                        kind: ValidatingAdmissionPolicy
-                        metadata: {name: broken}
-                        spec:
-                          matchConstraints:
-                            resourceRules:
-                              - {apiGroups: [""], apiVersions: [v1], operations: [UPDATE], resources: [nodes]}
-                          matchConditions:
-                            - {name: typed, expression: "'a string'"}
-                          validations:
-                            - expression: "object.spec +"
-                            - expression: "params.allowed"
-                        """)).isInstanceOfSatisfying(ApiError.class, e -> {
+        assertThatThrownBy(() -> policy(onNodeUpdates("broken", """
+                        matchConditions:
+                          - {name: typed, expression: "'a string'"}
+                        validations:
+                          - expression: "object.spec +"
+                          - expression: "params.allowed"
+                        """))).isInstanceOfSatisfying(ApiError.class, e -> {
             assertThat(e.status().getCode()).isEqualTo(422);
             assertThat(e.status().getMessage())
                     .startsWith("ValidatingAdmissionPolicy.admissionregistration.k8s.io \"broken\" is invalid: [")
@@ -625,6 +571,11 @@ class ValidatingAdmissionTest {
                   validations:
                     - {expression: "false", message: "no"}
                 """.formatted(operation, resource);
+    }
+
+    /** A policy on updates of Nodes; {@code spec} is the rest of its spec. */
+    private static String onNodeUpdates(String name, String spec) {
+        return PolicyYaml.policy(name, PolicyYaml.NODE_UPDATES, spec);
     }
 
     private static CompiledPolicy policy(String yaml) {
