@@ -4,22 +4,24 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * One write as admission sees it: the operation, what it addresses, who sends it, and the object
  * before ({@code oldObject}) and after ({@code object}) — the patched or updated result, {@code null}
- * on delete; {@code oldObject} is {@code null} on create. The CEL views are built on first use, so a
- * request no policy matches costs nothing.
+ * on delete; {@code oldObject} is {@code null} on create. Objects are parsed, and their CEL views
+ * built, on first use, so a write that no policy's rules match costs no parsing.
  */
 final class AdmissionAttributes {
 
     private final String operation;
     private final ApiPath path;
     private final Identity user;
-    private final JsonNode object;
-    private final JsonNode oldObject;
-    private final JsonNode namespaceObject;
+    private final Lazy object;
+    private final Lazy oldObject;
+    private final Lazy namespaceObject;
     private Map<String, Object> celRequest;
     private Object celObject;
     private Object celOldObject;
@@ -32,12 +34,62 @@ final class AdmissionAttributes {
             JsonNode object,
             JsonNode oldObject,
             JsonNode namespaceObject) {
+        this(operation, path, user, Lazy.of(object), Lazy.of(oldObject), Lazy.of(namespaceObject));
+    }
+
+    private AdmissionAttributes(
+            String operation, ApiPath path, Identity user, Lazy object, Lazy oldObject, Lazy namespaceObject) {
         this.operation = operation;
         this.path = path;
         this.user = user;
         this.object = object;
         this.oldObject = oldObject;
         this.namespaceObject = namespaceObject;
+    }
+
+    /** A write whose objects are JSON text ({@code null}: absent), parsed only if a policy needs them. */
+    static AdmissionAttributes ofJson(
+            String operation,
+            ApiPath path,
+            Identity user,
+            String object,
+            String oldObject,
+            Supplier<String> namespace) {
+        return new AdmissionAttributes(
+                operation,
+                path,
+                user,
+                Lazy.parsing(() -> object),
+                Lazy.parsing(() -> oldObject),
+                Lazy.parsing(namespace));
+    }
+
+    /** A JSON value parsed at most once; {@link #get()} is {@code null} for an absent one. */
+    private static final class Lazy {
+        private static final JsonMapper JSON = JsonMapper.builder().build();
+        private Supplier<String> text;
+        private JsonNode node;
+
+        static Lazy of(JsonNode node) {
+            var lazy = new Lazy();
+            lazy.node = node;
+            return lazy;
+        }
+
+        static Lazy parsing(Supplier<String> text) {
+            var lazy = new Lazy();
+            lazy.text = text;
+            return lazy;
+        }
+
+        JsonNode get() {
+            if (text != null) {
+                String json = text.get();
+                node = json == null || json.isEmpty() ? null : JSON.readTree(json);
+                text = null;
+            }
+            return node;
+        }
     }
 
     String operation() {
@@ -57,37 +109,32 @@ final class AdmissionAttributes {
         if (!path.name().isEmpty()) {
             return path.name();
         }
-        return object == null ? "" : object.path("metadata").path("name").asString("");
+        JsonNode o = object.get();
+        return o == null ? "" : o.path("metadata").path("name").asString("");
     }
 
+    /** The labels of the new object, {@code null} if there is none (a delete). */
     Map<String, String> objectLabels() {
-        return labels(object);
+        return labels(object.get());
     }
 
+    /** The labels of the old object, {@code null} if there is none (a create). */
     Map<String, String> oldObjectLabels() {
-        return labels(oldObject);
-    }
-
-    boolean hasObject() {
-        return object != null;
-    }
-
-    boolean hasOldObject() {
-        return oldObject != null;
+        return labels(oldObject.get());
     }
 
     /** The labels of the request's namespace, empty if it is cluster-scoped or not stored. */
     Map<String, String> namespaceLabels() {
-        return labels(namespaceObject);
+        Map<String, String> labels = labels(namespaceObject.get());
+        return labels == null ? Map.of() : labels;
     }
 
     /** The CEL variables {@code object}, {@code oldObject}, {@code namespaceObject} and {@code request}. */
     Map<String, Object> celInput() {
         if (celRequest == null) {
-            celObject = object == null ? AdmissionCel.nullValue() : AdmissionCel.value(object);
-            celOldObject = oldObject == null ? AdmissionCel.nullValue() : AdmissionCel.value(oldObject);
-            celNamespaceObject =
-                    namespaceObject == null ? AdmissionCel.nullValue() : AdmissionCel.value(namespaceObject);
+            celObject = AdmissionCel.value(object.get());
+            celOldObject = AdmissionCel.value(oldObject.get());
+            celNamespaceObject = AdmissionCel.value(namespaceObject.get());
             celRequest = request();
         }
         var input = new LinkedHashMap<String, Object>();
@@ -103,7 +150,7 @@ final class AdmissionAttributes {
      * {@code omitempty}): a field left empty is absent, so policies test it with {@code has()}.
      */
     private Map<String, Object> request() {
-        JsonNode typed = object != null ? object : oldObject;
+        JsonNode typed = object.get() != null ? object.get() : oldObject.get();
         String apiVersion = typed == null ? "" : typed.path("apiVersion").asString("");
         int slash = apiVersion.indexOf('/');
         var kind = new LinkedHashMap<String, Object>();
@@ -148,7 +195,7 @@ final class AdmissionAttributes {
 
     private static Map<String, String> labels(JsonNode node) {
         if (node == null) {
-            return Map.of();
+            return null;
         }
         JsonNode labels = node.path("metadata").path("labels");
         if (!labels.isObject()) {

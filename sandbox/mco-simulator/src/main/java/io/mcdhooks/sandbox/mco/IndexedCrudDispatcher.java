@@ -138,7 +138,7 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             return;
         }
         var attributes =
-                new AdmissionAttributes("CREATE", api, write.user, tree(body(request)), null, namespaceOf(api));
+                AdmissionAttributes.ofJson("CREATE", api, write.user, body(request), null, () -> namespaceOf(api));
         write.warnings.addAll(admission.validate(attributes).warnings());
     }
 
@@ -187,9 +187,9 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             case "DELETE" -> "DELETE";
             default -> "UPDATE";
         };
-        JsonNode object = operation.equals("DELETE") ? null : tree(newState != null ? newState : oldState);
-        JsonNode old = operation.equals("CREATE") ? null : tree(oldState);
-        return new AdmissionAttributes(operation, api, write.user, object, old, namespaceOf(api));
+        String object = operation.equals("DELETE") ? null : newState != null ? newState : oldState;
+        String old = operation.equals("CREATE") ? null : oldState;
+        return AdmissionAttributes.ofJson(operation, api, write.user, object, old, () -> namespaceOf(api));
     }
 
     /** What storing {@code newState} does to the policies in force, once it is stored. */
@@ -216,12 +216,12 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     /** The stored Namespace of a namespaced request, for namespace selectors and {@code namespaceObject}. */
-    private JsonNode namespaceOf(ApiPath api) {
+    private String namespaceOf(ApiPath api) {
         if (api.namespace().isEmpty()) {
             return null;
         }
         AttributeSet key = indexed.index.get("namespaces//" + api.namespace());
-        return key == null ? null : tree(indexed.get(key));
+        return key == null ? null : indexed.get(key);
     }
 
     /** The request's body, left in place for the handler (getUtf8Body() would consume it). */

@@ -24,19 +24,18 @@ final class PolicyMatch {
         if (match == null) {
             return true;
         }
-        if (!selects(match.getNamespaceSelector(), a.path().namespace().isEmpty() ? null : a.namespaceLabels())) {
-            return false;
-        }
-        if (!objectSelected(match.getObjectSelector(), a)) {
-            return false;
-        }
+        // Rules first: they read the path alone, the selectors need the objects parsed.
         if (match.getResourceRules() != null
                 && !match.getResourceRules().isEmpty()
                 && match.getResourceRules().stream().noneMatch(r -> ruleMatches(r, a))) {
             return false;
         }
-        return match.getExcludeResourceRules() == null
-                || match.getExcludeResourceRules().stream().noneMatch(r -> ruleMatches(r, a));
+        if (match.getExcludeResourceRules() != null
+                && match.getExcludeResourceRules().stream().anyMatch(r -> ruleMatches(r, a))) {
+            return false;
+        }
+        return selects(match.getNamespaceSelector(), a.path().namespace().isEmpty() ? null : a.namespaceLabels())
+                && objectSelected(match.getObjectSelector(), a);
     }
 
     static boolean ruleMatches(NamedRuleWithOperations rule, AdmissionAttributes a) {
@@ -89,8 +88,10 @@ final class PolicyMatch {
         if (selector == null || (empty(selector.getMatchExpressions()) && empty(selector.getMatchLabels()))) {
             return true;
         }
-        return (a.hasObject() && DisruptionBudgets.selects(selector, a.objectLabels()))
-                || (a.hasOldObject() && DisruptionBudgets.selects(selector, a.oldObjectLabels()));
+        Map<String, String> object = a.objectLabels();
+        Map<String, String> old = a.oldObjectLabels();
+        return (object != null && DisruptionBudgets.selects(selector, object))
+                || (old != null && DisruptionBudgets.selects(selector, old));
     }
 
     private static boolean empty(List<?> list) {
