@@ -20,6 +20,7 @@ import io.mcdhooks.bridge.kube.McoInformers;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
+import io.mcdhooks.sandbox.mco.Identity;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.sandbox.mco.MachineConfigs;
 import io.mcdhooks.sandbox.mco.MaxUnavailable;
@@ -44,6 +45,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.time.Clock;
@@ -56,6 +58,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -168,12 +171,22 @@ class GatekeeperIT {
         // Given a post-update self-check that fails
         registerHook("node-check", List.of(UpdateHookSpec.StageName.POST_UPDATE), spec -> {});
         hook = hook("node-check", r -> Optional.of(Outcome.FAIL));
+        var leverWriters = new ConcurrentLinkedQueue<Identity>();
+        cluster.interceptRequests((request, proceed) -> {
+            if (!request.getMethod().equals("GET")
+                    && new String(request.getBody().getBytes(), StandardCharsets.UTF_8)
+                            .contains(GateObjects.CORDONED_FOR)) {
+                leverWriters.add(cluster.identityOf(request));
+            }
+            return proceed.get();
+        });
         startAll();
 
         // When the kernel change rolls out
         String target = rollOutRealtimeKernel();
 
-        // Then the first updated node is held: tainted and cordoned after the MCD's uncordon
+        // Then the first updated node is held: tainted and cordoned after the MCD's uncordon, by the
+        // bridge's own service account
         await().atMost(Duration.ofSeconds(90)).until(() -> decided(Stage.POST_UPDATE, Decision.BLOCKED));
         String held = lastDecision(Stage.POST_UPDATE).node();
         await().atMost(Duration.ofSeconds(60)).until(() -> {
@@ -194,6 +207,7 @@ class GatekeeperIT {
         assertThat(workers())
                 .filteredOn(n -> target.equals(annotation(n, McoApi.DESIRED_CONFIG)))
                 .hasSize(1);
+        assertThat(leverWriters).isNotEmpty().containsOnly(TestEnvironment.bridgeIdentity(config.namespace()));
     }
 
     @Test
@@ -714,7 +728,8 @@ class GatekeeperIT {
     private BridgeVerticle deployedBridge;
 
     private BridgeVerticle deployBridge() {
-        BridgeVerticle bridge = new BridgeVerticle(config, cluster.newClient(), null, Clock.systemUTC());
+        BridgeVerticle bridge = new BridgeVerticle(
+                config, cluster.clientAs(TestEnvironment.bridgeIdentity(config.namespace())), null, Clock.systemUTC());
         vertx.deployVerticle(bridge).await();
         deployedBridge = bridge;
         return bridge;

@@ -81,7 +81,7 @@ class LeadershipIT {
                 return response;
             });
             CompletableFuture<?> a = Leadership.campaign(
-                    cluster.client(),
+                    cluster.clientAs(TestEnvironment.bridgeIdentity("mcdhooks")),
                     "mcdhooks",
                     "replica-a",
                     lease,

@@ -79,7 +79,11 @@ class SimulatedRolloutIT {
                     .workloadPodsPerNode(1)
                     .build();
             topology.apply(cluster.client());
-            vertx.deployVerticle(new BridgeVerticle(config, cluster.newClient(), null, Clock.systemUTC()))
+            vertx.deployVerticle(new BridgeVerticle(
+                            config,
+                            cluster.clientAs(TestEnvironment.bridgeIdentity(config.namespace())),
+                            null,
+                            Clock.systemUTC()))
                     .await();
 
             // When the simulated MCO rolls out a realtime kernel

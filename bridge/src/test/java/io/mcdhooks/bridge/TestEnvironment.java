@@ -1,6 +1,7 @@
 package io.mcdhooks.bridge;
 
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
+import io.mcdhooks.sandbox.mco.Identity;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -12,6 +13,14 @@ import java.util.UUID;
 public final class TestEnvironment {
 
     private TestEnvironment() {}
+
+    /**
+     * The bridge's own service account ({@code deploy/base/bridge/rbac.yaml}) in its namespace: on a
+     * real cluster its token says so; tests hand the bridge an in-memory API client acting as it.
+     */
+    public static Identity bridgeIdentity(String namespace) {
+        return Identity.serviceAccount(namespace, "mcdhooks-bridge");
+    }
 
     public static Map<String, String> bridge(KafkaBroker broker, String cluster) {
         return bridge(

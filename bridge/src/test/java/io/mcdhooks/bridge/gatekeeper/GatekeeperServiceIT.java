@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.mcdhooks.bridge.TestEnvironment;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
 import io.mcdhooks.bridge.hooks.UpdateHookStatus;
@@ -85,6 +86,6 @@ class GatekeeperServiceIT {
 
     private GatekeeperService service() {
         context = vertx.getOrCreateContext();
-        return listed.service(vertx, context, cluster.newClient());
+        return listed.service(vertx, context, cluster.clientAs(TestEnvironment.bridgeIdentity("mcdhooks")));
     }
 }

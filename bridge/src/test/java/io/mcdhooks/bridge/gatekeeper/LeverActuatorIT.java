@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.mcdhooks.bridge.TestEnvironment;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.vertx.core.Context;
@@ -38,7 +39,8 @@ class LeverActuatorIT {
         vertx = Vertx.vertx();
         context = vertx.getOrCreateContext();
         kube = vertx.createSharedWorkerExecutor(GatekeeperService.KUBE_POOL, 2);
-        levers = new LeverActuator(client, kube, context, "mcdhooks", "pause");
+        levers = new LeverActuator(
+                cluster.clientAs(TestEnvironment.bridgeIdentity("mcdhooks")), kube, context, "mcdhooks", "pause");
         node = client.nodes()
                 .resource(new NodeBuilder()
                         .withNewMetadata()

@@ -8,6 +8,7 @@ import io.mcdhooks.bridge.BridgeVerticle;
 import io.mcdhooks.bridge.TestEnvironment;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
+import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.sandbox.mco.MachineConfigs;
 import io.mcdhooks.sandbox.mco.Mco;
 import io.vertx.core.Vertx;
@@ -41,8 +42,12 @@ final class BenchBridge implements AutoCloseable {
         this.client = client;
     }
 
-    /** Deploys a bridge with a client of its own (closed with it); register hooks before, so its gatekeeper knows them from the start. */
-    static BenchBridge start(String bootstrap, KubernetesClient bridgeClient) {
+    /**
+     * Deploys a bridge with a client of its own acting as the bridge's service account (closed with
+     * it); register hooks before, so its gatekeeper knows them from the start.
+     */
+    static BenchBridge start(String bootstrap, InMemoryCluster cluster) {
+        KubernetesClient bridgeClient = cluster.clientAs(TestEnvironment.bridgeIdentity(NAMESPACE));
         Map<String, String> env = TestEnvironment.bridge(
                 bootstrap, CLUSTER, UUID.randomUUID().toString().substring(0, 8));
         env.put("MCDHOOKS_NAMESPACE", NAMESPACE);

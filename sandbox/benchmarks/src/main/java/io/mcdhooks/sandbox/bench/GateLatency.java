@@ -71,7 +71,7 @@ final class GateLatency {
             }
             Map<String, CompletableFuture<Long>> requests = new ConcurrentHashMap<>();
             try (NodeWatch watch = new NodeWatch(cluster.newClient());
-                    BenchBridge bridge = BenchBridge.start(bootstrap, cluster.newClient());
+                    BenchBridge bridge = BenchBridge.start(bootstrap, cluster);
                     KafkaProducer<String, byte[]> producer = BenchKafka.producer(bootstrap, "mcdhooks-hook-" + HOOK);
                     KafkaFloor.ConsumerLoop hook = new KafkaFloor.ConsumerLoop(
                             BenchKafka.groupConsumer(bootstrap, Topics.hookGroup(HOOK)),

@@ -57,7 +57,7 @@ final class PublishBurst {
             long expected = (hooks > 0 ? 3L : 2L) * nodes;
             String target = "rendered-worker-bench-burst";
             BenchBridge.renderedConfig(client, target);
-            try (BenchBridge bridge = BenchBridge.start(bootstrap, cluster.newClient());
+            try (BenchBridge bridge = BenchBridge.start(bootstrap, cluster);
                     KafkaConsumer<String, byte[]> reader = BenchKafka.reader(bootstrap)) {
                 if (hooks > 0) {
                     // Pools with pre-update hooks are paused at rest: the gatekeeper has taken over.

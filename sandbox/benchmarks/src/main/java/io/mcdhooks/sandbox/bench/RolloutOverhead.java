@@ -75,7 +75,7 @@ final class RolloutOverhead {
             }
             try (McoSimulator mco = McoSimulator.start(
                             client, SimulatorConfig.defaults().withTimeScale(timeScale));
-                    BenchBridge bridge = hooks > 0 ? BenchBridge.start(bootstrap, cluster.newClient()) : null;
+                    BenchBridge bridge = hooks > 0 ? BenchBridge.start(bootstrap, cluster) : null;
                     InstantHooks answering = hooks > 0
                             ? new InstantHooks(
                                     bootstrap,

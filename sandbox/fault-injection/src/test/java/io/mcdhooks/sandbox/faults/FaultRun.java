@@ -133,6 +133,7 @@ final class FaultRun {
     private final Map<String, Long> injected = new TreeMap<>();
     private final ApiFaults api;
     private String clusterUrl;
+    private String bridgeToken;
     private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(4, r -> {
         Thread t = new Thread(r, "faults");
         t.setDaemon(true);
@@ -166,6 +167,8 @@ final class FaultRun {
         try (InMemoryCluster cluster = InMemoryCluster.start()) {
             KubernetesClient client = cluster.client();
             clusterUrl = cluster.url();
+            // The bridges' service-account token, as their pods would mount it
+            bridgeToken = cluster.tokenFor(TestEnvironment.bridgeIdentity(NAMESPACE));
             Topology.builder()
                     .workers(spec.workers())
                     .zones("zone-a", "zone-b")
@@ -463,6 +466,7 @@ final class FaultRun {
                 env,
                 List.of(
                         "-Dkubernetes.master=" + clusterUrl,
+                        "-Dkubernetes.auth.token=" + bridgeToken,
                         "-Dkubernetes.auth.tryKubeConfig=false",
                         "-Dkubernetes.auth.tryServiceAccount=false",
                         "-Dkubernetes.namespace=" + NAMESPACE,

@@ -12,6 +12,7 @@ import io.mcdhooks.bridge.BridgeVerticle;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.sandbox.kafka.ForkedKafkaBroker;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
+import io.mcdhooks.sandbox.mco.Identity;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.sandbox.mco.MachineConfigs;
 import io.mcdhooks.sandbox.mco.MaxUnavailable;
@@ -112,7 +113,9 @@ public final class LocalSystem implements AutoCloseable {
             if (config.inMemoryCluster()) {
                 cluster = InMemoryCluster.start();
                 client = cluster.client();
-                bridgeClient = cluster.newClient();
+                // The bridge acts as its own service account (deploy/base/bridge/rbac.yaml), as its token
+                // would make it on a cluster; the run's own writes are the administrator's.
+                bridgeClient = cluster.clientAs(Identity.serviceAccount(NAMESPACE, "mcdhooks-bridge"));
                 Topology.builder()
                         .masters(config.masters())
                         .workers(config.workers())
@@ -393,7 +396,7 @@ public final class LocalSystem implements AutoCloseable {
             }
         });
         steps.add(() -> {
-            if (bridgeClient != null && cluster == null) {
+            if (bridgeClient != null) {
                 bridgeClient.close();
             }
             if (client != null && cluster == null) {

@@ -319,7 +319,8 @@ final class DrainController {
                     .withPhase("Running")
                     .endStatus()
                     .build();
-            sim.client
+            sim.as(Identities.REPLICASET_CONTROLLER)
+                    .client
                     .pods()
                     .inNamespace(evicted.getMetadata().getNamespace())
                     .resource(replacement)

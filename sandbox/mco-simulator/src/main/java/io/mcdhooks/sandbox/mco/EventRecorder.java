@@ -21,9 +21,18 @@ final class EventRecorder {
     private final AtomicLong sequence;
 
     EventRecorder(KubernetesClient client, SimClock clock, long seed) {
+        this(client, clock, new AtomicLong(Math.abs(seed) << 20));
+    }
+
+    private EventRecorder(KubernetesClient client, SimClock clock, AtomicLong sequence) {
         this.client = client;
         this.clock = clock;
-        this.sequence = new AtomicLong(Math.abs(seed) << 20);
+        this.sequence = sequence;
+    }
+
+    /** The same recorder (one sequence of names) writing through {@code client}. */
+    EventRecorder as(KubernetesClient client) {
+        return new EventRecorder(client, clock, sequence);
     }
 
     void node(String node, String uid, String type, String reason, String message, String component) {

@@ -5,16 +5,19 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersionBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.RequestConfig;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Queue;
 import java.util.logging.Level;
 import org.slf4j.Logger;
@@ -22,13 +25,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An in-memory Kubernetes API server: fabric8's mock server in CRUD mode, with the Machine Config
- * Operator's CustomResourceDefinitions installed.
+ * Operator's CustomResourceDefinitions installed, authentication of every request and the
+ * ValidatingAdmissionPolicies stored in it enforced.
  *
  * <p>It serves plain HTTP on localhost. Clients in this JVM use {@link #client()} or
- * {@link #newClient()}; clients in other processes read the kubeconfig written by
- * {@link #writeKubeconfig(Path)}. The server supports JSON Patch, JSON merge patch, update and the
- * status subresource, but neither strategic-merge patch nor server-side apply, and it has no
- * admission, no garbage collection and no Eviction API (see the module README).
+ * {@link #newClient()} (both {@code system:admin}) or {@link #clientAs(Identity)}; clients in other
+ * processes read a kubeconfig written by {@link #writeKubeconfig(Path, Identity)} or get a bearer
+ * token from {@link #tokenFor(Identity)}. A request without credentials is {@code system:anonymous}
+ * and refused. The server supports JSON Patch, JSON merge patch, update and the status subresource,
+ * but neither strategic-merge patch nor server-side apply, and it has no RBAC, no garbage collection
+ * and no Eviction API (see the module README).
  */
 public final class InMemoryCluster implements AutoCloseable {
 
@@ -38,14 +44,50 @@ public final class InMemoryCluster implements AutoCloseable {
     private static final java.util.logging.Logger MOCK_SERVER_LOG =
             java.util.logging.Logger.getLogger(MockWebServer.class.getName());
 
-    private final KubernetesMockServer server;
+    private final Server server;
     private final IndexedCrudDispatcher dispatcher;
+    private final Authenticator authenticator;
+    private final ValidatingAdmission admission;
     private final KubernetesClient client;
     private final Thread forgetRequests;
 
-    private InMemoryCluster(KubernetesMockServer server, MockWebServer web, IndexedCrudDispatcher dispatcher) {
+    /** fabric8's mock server, whose clients authenticate as {@code system:admin} with a token of ours. */
+    private static final class Server extends KubernetesMockServer {
+        private final String adminToken;
+
+        Server(MockWebServer web, IndexedCrudDispatcher dispatcher, String adminToken) {
+            super(new Context(), web, new HashMap<ServerRequest, Queue<ServerResponse>>(), dispatcher, false);
+            this.adminToken = adminToken;
+        }
+
+        @Override
+        protected Config initConfig() {
+            Config config = super.initConfig();
+            config.setOauthToken(adminToken);
+            return config;
+        }
+
+        /** The admin's configuration, impersonating {@code identity} as {@code kubectl --as} does. */
+        Config configAs(Identity identity) {
+            Config config = initConfig();
+            RequestConfig impersonating = identity.requestConfig(config.getRequestConfig());
+            config.setImpersonateUsername(impersonating.getImpersonateUsername());
+            config.setImpersonateGroups(impersonating.getImpersonateGroups());
+            config.setImpersonateExtras(impersonating.getImpersonateExtras());
+            return config;
+        }
+    }
+
+    private InMemoryCluster(
+            Server server,
+            MockWebServer web,
+            IndexedCrudDispatcher dispatcher,
+            Authenticator authenticator,
+            ValidatingAdmission admission) {
         this.server = server;
         this.dispatcher = dispatcher;
+        this.authenticator = authenticator;
+        this.admission = admission;
         this.client = server.createClient();
         // The web server keeps every request it served, body included, for takeRequest(); nothing
         // here asks for them, and a 5,000-node rollout piled up a gigabyte of them until the heap ran
@@ -70,12 +112,13 @@ public final class InMemoryCluster implements AutoCloseable {
         // The mock server logs every request at INFO through java.util.logging; at thousands of
         // requests a second that costs more than serving them.
         MOCK_SERVER_LOG.setLevel(Level.WARNING);
-        var responses = new HashMap<ServerRequest, Queue<ServerResponse>>();
-        var dispatcher = new IndexedCrudDispatcher();
+        var authenticator = new Authenticator();
+        var admission = new ValidatingAdmission();
+        var dispatcher = new IndexedCrudDispatcher(authenticator, admission);
         var web = new MockWebServer();
-        var server = new KubernetesMockServer(new Context(), web, responses, dispatcher, false);
+        var server = new Server(web, dispatcher, authenticator.tokenFor(Identity.admin()));
         server.init();
-        var cluster = new InMemoryCluster(server, web, dispatcher);
+        var cluster = new InMemoryCluster(server, web, dispatcher, authenticator, admission);
         try {
             cluster.installCrds();
         } catch (RuntimeException e) {
@@ -86,14 +129,54 @@ public final class InMemoryCluster implements AutoCloseable {
         return cluster;
     }
 
-    /** The client shared by everything in this JVM; closed with the cluster. */
+    /** The client shared by everything in this JVM, as {@code system:admin}; closed with the cluster. */
     public KubernetesClient client() {
         return client;
     }
 
-    /** A new client of its own (own connections and watches); the caller closes it. */
+    /** A new client of its own (own connections and watches) as {@code system:admin}; the caller closes it. */
     public KubernetesClient newClient() {
         return server.createClient();
+    }
+
+    /**
+     * A new client of its own that sends every request as {@code identity} (the admin's token plus
+     * {@code Impersonate-*} headers, as {@code kubectl --as} does); the caller closes it. For many
+     * identities over one connection pool see {@link Identity#client(KubernetesClient)}.
+     */
+    public KubernetesClient clientAs(Identity identity) {
+        Config config = server.configAs(identity);
+        return server.createClient(builder -> builder.withConfig(config));
+    }
+
+    /** {@link #clientAs(Identity)} for a user name and groups ({@code system:authenticated} is added). */
+    public KubernetesClient clientAs(String username, String... groups) {
+        return clientAs(Identity.user(username, groups));
+    }
+
+    /**
+     * A bearer token that authenticates as {@code identity}, as a service-account token does on a real
+     * cluster: for a process given only a token (fabric8 {@code -Dkubernetes.auth.token=}).
+     */
+    public String tokenFor(Identity identity) {
+        return authenticator.tokenFor(identity);
+    }
+
+    /**
+     * Who the server takes {@code request} to come from, e.g. in a {@link RequestInterceptor};
+     * {@code system:anonymous} for a request it refuses.
+     */
+    public Identity identityOf(RecordedRequest request) {
+        try {
+            return authenticator.authenticate(request);
+        } catch (ApiError e) {
+            return Identity.anonymous();
+        }
+    }
+
+    /** The Warn and Audit outcomes of admission policies so far, oldest first. */
+    public List<AdmissionRecord> admissionRecords() {
+        return admission.records();
     }
 
     /** The API server's base URL, e.g. {@code http://localhost:38123/}. */
@@ -101,11 +184,19 @@ public final class InMemoryCluster implements AutoCloseable {
         return client.getConfiguration().getMasterUrl();
     }
 
-    /**
-     * Writes a kubeconfig that points at this server, for a client in another process (fabric8:
-     * {@code Config.fromKubeconfig(Files.readString(path))}; kubectl works too).
-     */
+    /** {@link #writeKubeconfig(Path, Identity)} for {@code system:admin}. */
     public Path writeKubeconfig(Path path) {
+        return writeKubeconfig(path, Identity.admin());
+    }
+
+    /**
+     * Writes a kubeconfig that points at this server and authenticates as {@code identity}, for a
+     * client in another process (fabric8: {@code Config.fromKubeconfig(Files.readString(path))};
+     * kubectl works too). The user entry holds a bearer token of {@code identity}, as a
+     * service-account kubeconfig does: fabric8 ignores a user entry's {@code as}/{@code as-groups}.
+     */
+    public Path writeKubeconfig(Path path, Identity identity) {
+        String user = identity.username().replace("\"", "");
         String yaml = """
         apiVersion: v1
         kind: Config
@@ -115,17 +206,17 @@ public final class InMemoryCluster implements AutoCloseable {
             server: %s
             insecure-skip-tls-verify: true
         users:
-        - name: in-memory
+        - name: "%s"
           user:
-            token: in-memory
+            token: %s
         contexts:
         - name: in-memory
           context:
             cluster: in-memory
-            user: in-memory
+            user: "%s"
             namespace: default
         current-context: in-memory
-        """.formatted(url());
+        """.formatted(url(), user, tokenFor(identity), user);
         try {
             Files.writeString(path, yaml);
         } catch (IOException e) {

@@ -1,6 +1,10 @@
 package io.mcdhooks.sandbox.mco;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.crud.CrudDispatcher;
@@ -12,14 +16,19 @@ import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
 import java.lang.reflect.Field;
 import java.net.HttpURLConnection;
+import java.nio.charset.StandardCharsets;
 import java.util.AbstractMap;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReadWriteLock;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * fabric8's CRUD dispatcher with an index by (kind, namespace, name).
@@ -29,6 +38,12 @@ import java.util.concurrent.locks.ReadWriteLock;
  * milliseconds and a rollout takes hours. The index makes reads and writes of one named object
  * O(1); lists, watches, and deletes of collections or of objects with finalizers are unchanged.
  * It also keeps a closing watch from freezing the server (see {@link #handleWatch}).
+ *
+ * <p>In front of the store it does what kube-apiserver does before a write lands: authentication
+ * ({@link Authenticator}) and validating admission ({@link ValidatingAdmission}) of every create,
+ * update, patch (on the patched result) and delete, evaluated where the stock dispatcher is about to
+ * store the new state ({@link #processEvent}), so status writes and deletes are seen exactly as stored.
+ * Subresources the store does not keep (e.g. {@code pods/eviction}) are admitted before dispatch.
  */
 final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
 
@@ -36,11 +51,34 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     private static final String NAMESPACE = "namespace";
     private static final String NAME = "name";
 
+    private static final String ADMISSION_PATH = "/apis/" + CompiledPolicy.GROUP + "/";
+    private static final JsonMapper TREES = JsonMapper.builder().build();
+    private static final KubernetesSerialization MODELS = new KubernetesSerialization();
+
+    /** The write being served on this thread, for {@link #processEvent}. */
+    private static final ThreadLocal<Write> CURRENT = new ThreadLocal<>();
+
     private final IndexedMap indexed;
     private final ReadWriteLock lock;
+    private final Authenticator authenticator;
+    private final ValidatingAdmission admission;
     private volatile RequestInterceptor interceptor;
 
-    IndexedCrudDispatcher() {
+    /** Who sends the write being served, and what admission adds to its response. */
+    private static final class Write {
+        final Identity user;
+        final String method;
+        final List<String> warnings = new ArrayList<>();
+
+        Write(Identity user, String method) {
+            this.user = user;
+            this.method = method;
+        }
+    }
+
+    IndexedCrudDispatcher(Authenticator authenticator, ValidatingAdmission admission) {
+        this.authenticator = authenticator;
+        this.admission = admission;
         this.indexed = new IndexedMap();
         try {
             Field map = CrudDispatcher.class.getDeclaredField("map");
@@ -60,8 +98,139 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+        Identity user;
+        try {
+            user = authenticator.authenticate(request);
+        } catch (ApiError e) {
+            return e.response();
+        }
         RequestInterceptor current = interceptor;
-        return current == null ? super.dispatch(request) : current.intercept(request, () -> super.dispatch(request));
+        return current == null ? serve(request, user) : current.intercept(request, () -> serve(request, user));
+    }
+
+    private MockResponse serve(RecordedRequest request, Identity user) {
+        String method = request.getMethod();
+        if (method.equals("GET")) {
+            return super.dispatch(request);
+        }
+        Write write = new Write(user, method);
+        CURRENT.set(write);
+        try {
+            if (method.equals("POST") && admission.enforcing()) {
+                admitUnstoredSubresource(request, write);
+            }
+            MockResponse response = super.dispatch(request);
+            for (String warning : write.warnings) {
+                response.addHeader("Warning", "299 - \"" + warning.replace("\"", "'") + "\"");
+            }
+            return response;
+        } catch (ApiError e) {
+            return e.response();
+        } finally {
+            CURRENT.remove();
+        }
+    }
+
+    /** A POST to a subresource the store does not keep ({@code pods/eviction}): its body is the object. */
+    private void admitUnstoredSubresource(RecordedRequest request, Write write) {
+        ApiPath api = ApiPath.parse(request.getPath());
+        if (api == null || api.subresource().isEmpty() || api.subresource().equals("status")) {
+            return;
+        }
+        var attributes =
+                AdmissionAttributes.ofJson("CREATE", api, write.user, body(request), null, () -> namespaceOf(api));
+        write.warnings.addAll(admission.validate(attributes).warnings());
+    }
+
+    /**
+     * Every change to the store passes here, under the write lock, with the state about to be stored
+     * ({@code null}: removed). Policies and bindings are compiled before they are stored (a policy
+     * that does not compile is refused, as kube-apiserver's validation refuses it); then the write is
+     * admitted against the policies in force.
+     */
+    @Override
+    public void processEvent(
+            String path,
+            AttributeSet pathAttributes,
+            AttributeSet oldAttributes,
+            GenericKubernetesResource resource,
+            String newState) {
+        Write write = CURRENT.get();
+        String oldState = null;
+        ApiPath api = null;
+        Runnable policyChange = null;
+        if (path.startsWith(ADMISSION_PATH)) {
+            api = ApiPath.parse(path);
+            oldState = oldAttributes == null ? null : indexed.get(oldAttributes);
+            policyChange = api == null ? null : policyChange(api, newState, oldState);
+        }
+        if (write != null && admission.enforcing()) {
+            if (api == null) {
+                api = ApiPath.parse(path);
+                oldState = oldAttributes == null ? null : indexed.get(oldAttributes);
+            }
+            if (api != null && (api.subresource().isEmpty() || api.subresource().equals("status"))) {
+                write.warnings.addAll(admission
+                        .validate(attributes(write, api, newState, oldState))
+                        .warnings());
+            }
+        }
+        super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+        if (policyChange != null) {
+            policyChange.run();
+        }
+    }
+
+    private AdmissionAttributes attributes(Write write, ApiPath api, String newState, String oldState) {
+        String operation = switch (write.method) {
+            case "POST" -> "CREATE";
+            case "DELETE" -> "DELETE";
+            default -> "UPDATE";
+        };
+        String object = operation.equals("DELETE") ? null : newState != null ? newState : oldState;
+        String old = operation.equals("CREATE") ? null : oldState;
+        return AdmissionAttributes.ofJson(operation, api, write.user, object, old, () -> namespaceOf(api));
+    }
+
+    /** What storing {@code newState} does to the policies in force, once it is stored. */
+    private Runnable policyChange(ApiPath api, String newState, String oldState) {
+        boolean policy = api.resource().equals("validatingadmissionpolicies");
+        boolean binding = api.resource().equals("validatingadmissionpolicybindings");
+        boolean served = api.version().equals("v1") || api.version().equals("v1beta1");
+        if (!(policy || binding) || !served || !api.subresource().isEmpty()) {
+            return null;
+        }
+        if (newState == null) {
+            JsonNode old = tree(oldState);
+            String name =
+                    old == null ? api.name() : old.path("metadata").path("name").asString(api.name());
+            return policy ? () -> admission.removePolicy(name) : () -> admission.removeBinding(name);
+        }
+        if (policy) {
+            CompiledPolicy compiled = CompiledPolicy.of(MODELS.unmarshal(newState, ValidatingAdmissionPolicy.class));
+            return () -> admission.putPolicy(compiled);
+        }
+        CompiledPolicy.Binding compiled =
+                CompiledPolicy.Binding.of(MODELS.unmarshal(newState, ValidatingAdmissionPolicyBinding.class));
+        return () -> admission.putBinding(compiled);
+    }
+
+    /** The stored Namespace of a namespaced request, for namespace selectors and {@code namespaceObject}. */
+    private String namespaceOf(ApiPath api) {
+        if (api.namespace().isEmpty()) {
+            return null;
+        }
+        AttributeSet key = indexed.index.get("namespaces//" + api.namespace());
+        return key == null ? null : indexed.get(key);
+    }
+
+    /** The request's body, left in place for the handler (getUtf8Body() would consume it). */
+    private static String body(RecordedRequest request) {
+        return request.getBody() == null ? null : new String(request.getBody().getBytes(), StandardCharsets.UTF_8);
+    }
+
+    private static JsonNode tree(String json) {
+        return json == null || json.isEmpty() ? null : TREES.readTree(json);
     }
 
     /**

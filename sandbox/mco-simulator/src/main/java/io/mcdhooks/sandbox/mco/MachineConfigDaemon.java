@@ -45,7 +45,7 @@ final class MachineConfigDaemon {
     private boolean stuckInReboot;
 
     MachineConfigDaemon(SimContext sim, String node) {
-        this.sim = sim;
+        this.sim = sim.as(Identities.machineConfigDaemon(node));
         this.node = node;
         this.key = "node/" + node;
     }
@@ -276,7 +276,9 @@ final class MachineConfigDaemon {
 
     private void setReady(String status, String reason, String message) {
         String now = sim.clock.now().toString();
-        sim.writer.updateStatus(node, n -> {
+        // The kubelet posts Ready; the node lifecycle controller marks a silent kubelet Unknown.
+        Identity writer = status.equals("True") ? Identities.kubelet(node) : Identities.NODE_LIFECYCLE_CONTROLLER;
+        sim.as(writer).writer.updateStatus(node, n -> {
             List<NodeCondition> conditions = n.getStatus().getConditions() == null
                     ? new ArrayList<>()
                     : new ArrayList<>(n.getStatus().getConditions());

@@ -16,12 +16,23 @@ final class MachineConfigNodes {
     private final KubernetesClient client;
     private final SimClock clock;
     private final boolean enabled;
-    private final Map<String, MachineConfigNodeStatus> statuses = new ConcurrentHashMap<>();
+    private final Map<String, MachineConfigNodeStatus> statuses;
 
     MachineConfigNodes(KubernetesClient client, SimClock clock, boolean enabled) {
+        this(client, clock, enabled, new ConcurrentHashMap<>());
+    }
+
+    private MachineConfigNodes(
+            KubernetesClient client, SimClock clock, boolean enabled, Map<String, MachineConfigNodeStatus> statuses) {
         this.client = client;
         this.clock = clock;
         this.enabled = enabled;
+        this.statuses = statuses;
+    }
+
+    /** The same MachineConfigNodes (one status per node) written through {@code client}. */
+    MachineConfigNodes as(KubernetesClient client) {
+        return new MachineConfigNodes(client, clock, enabled, statuses);
     }
 
     /** Creates the node's MachineConfigNode if this simulator has not done so yet. */

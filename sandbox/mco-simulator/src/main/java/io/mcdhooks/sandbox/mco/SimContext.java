@@ -10,7 +10,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** What the simulated controllers and daemons share. */
+/**
+ * What the simulated controllers and daemons share. Its client, writer, events and
+ * MachineConfigNodes write as the MCC ({@link Identities#MACHINE_CONFIG_CONTROLLER}); {@link #as}
+ * gives the same context writing as another actor (the MCD of a node, a kubelet).
+ */
 final class SimContext {
 
     final KubernetesClient client;
@@ -23,8 +27,10 @@ final class SimContext {
     final MachineConfigNodes mcns;
     final SharedIndexInformer<GenericKubernetesResource> machineConfigs;
     final SharedIndexInformer<GenericKubernetesResource> pools;
-    private final Map<String, List<Fault>> faults = new ConcurrentHashMap<>();
-    private final Map<String, Random> randoms = new ConcurrentHashMap<>();
+    private final Map<String, List<Fault>> faults;
+    private final Map<String, Random> randoms;
+    private final KubernetesClient base;
+    private final Map<Identity, SimContext> actors;
 
     SimContext(
             KubernetesClient client,
@@ -33,16 +39,43 @@ final class SimContext {
             NodeCache nodes,
             SharedIndexInformer<GenericKubernetesResource> machineConfigs,
             SharedIndexInformer<GenericKubernetesResource> pools) {
-        this.client = client;
+        this.base = client;
+        this.client = Identities.MACHINE_CONFIG_CONTROLLER.client(client);
         this.config = config;
         this.timings = config.timings();
         this.clock = clock;
         this.nodes = nodes;
-        this.writer = new ClusterWriter(client, nodes);
-        this.events = new EventRecorder(client, clock, config.seed());
-        this.mcns = new MachineConfigNodes(client, clock, config.machineConfigNodes());
+        this.writer = new ClusterWriter(this.client, nodes);
+        this.events = new EventRecorder(this.client, clock, config.seed());
+        this.mcns = new MachineConfigNodes(this.client, clock, config.machineConfigNodes());
         this.machineConfigs = machineConfigs;
         this.pools = pools;
+        this.faults = new ConcurrentHashMap<>();
+        this.randoms = new ConcurrentHashMap<>();
+        this.actors = new ConcurrentHashMap<>();
+    }
+
+    /** {@code shared} writing as {@code actor}: every field but the writing ones is {@code shared}'s. */
+    private SimContext(SimContext shared, Identity actor) {
+        this.base = shared.base;
+        this.client = actor.client(shared.base);
+        this.config = shared.config;
+        this.timings = shared.timings;
+        this.clock = shared.clock;
+        this.nodes = shared.nodes;
+        this.writer = new ClusterWriter(client, nodes);
+        this.events = shared.events.as(client);
+        this.mcns = shared.mcns.as(client);
+        this.machineConfigs = shared.machineConfigs;
+        this.pools = shared.pools;
+        this.faults = shared.faults;
+        this.randoms = shared.randoms;
+        this.actors = shared.actors;
+    }
+
+    /** This context writing as {@code actor} (see {@link Identities}); one per actor, kept. */
+    SimContext as(Identity actor) {
+        return actors.computeIfAbsent(actor, a -> new SimContext(this, a));
     }
 
     /** {@code base} with this node's seeded jitter. */
