@@ -17,7 +17,9 @@ import io.mcdhooks.bridge.publish.Outgoing;
 import io.mcdhooks.bridge.publish.PublishedLog;
 import io.mcdhooks.bridge.publish.RecordSender;
 import io.mcdhooks.bridge.publish.TopicSetup;
+import io.mcdhooks.bridge.ui.RolloutObserver;
 import io.mcdhooks.bridge.ui.StatusPage;
+import io.mcdhooks.bridge.ui.TimelinePage;
 import io.mcdhooks.bridge.watch.McoInformers;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateRequest;
@@ -34,10 +36,12 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,6 +61,8 @@ public final class BridgeVerticle extends VerticleBase {
 
     private static final Logger LOG = LoggerFactory.getLogger(BridgeVerticle.class);
     private static final long RESYNC_MILLIS = Duration.ofMinutes(5).toMillis();
+    /** How often the rollout's timeline and the gauges of open gates and node phases are refreshed. */
+    private static final long OBSERVE_MILLIS = 1000;
 
     private final BridgeConfig config;
     private final KubernetesClient client;
@@ -75,6 +81,8 @@ public final class BridgeVerticle extends VerticleBase {
     private SharedIndexInformer<Node> nodeInformer;
     private SharedIndexInformer<GenericKubernetesResource> poolInformer;
     private HttpServer http;
+    private RolloutObserver observer;
+    private long observeTimer = -1;
     private boolean synced;
     private String mcnVersion;
 
@@ -156,6 +164,7 @@ public final class BridgeVerticle extends VerticleBase {
             };
         }
         state = new BridgeState(config.cluster(), policy, config.gateTimeout(), clock);
+        metrics.leading(true);
         return startHttp()
                 .compose(v -> vertx.executeBlocking(this::ensureTopics))
                 .compose(v -> gatekeeper == null ? Future.succeededFuture() : gatekeeper.startWatching())
@@ -183,6 +192,10 @@ public final class BridgeVerticle extends VerticleBase {
 
     @Override
     public Future<?> stop() {
+        metrics.leading(false);
+        if (observeTimer >= 0) {
+            vertx.cancelTimer(observeTimer);
+        }
         informers.forEach(SharedIndexInformer::stop);
         Future<?> gate = gatekeeper == null ? Future.succeededFuture() : gatekeeper.stop();
         Future<?> producer = ownSender == null ? Future.succeededFuture() : ownSender.closeAsync();
@@ -331,9 +344,11 @@ public final class BridgeVerticle extends VerticleBase {
         if (gatekeeper != null) {
             gatekeeper.onNode(node);
         }
+        observer.onNode(node, clock.instant());
     }
 
     private void onNodeDeleted(Node node) {
+        observer.onNodeDeleted(node.getMetadata().getName());
         publish(state.onNodeDeleted(node.getMetadata().getName()));
         if (gatekeeper != null) {
             gatekeeper.onNodeDeleted(node);
@@ -360,17 +375,36 @@ public final class BridgeVerticle extends VerticleBase {
         return Future.fromCompletionStage(informer.start(), context);
     }
 
+    /** The rollout's timeline and the gauges of open gates and node phases, refreshed now. */
+    private void observe() {
+        Instant now = clock.instant();
+        metrics.nodePhases(observer.sample(now));
+        if (gatekeeper != null) {
+            metrics.gates(gatekeeper.gatekeeper().gates(), now);
+        }
+    }
+
     private Future<HttpServer> startHttp() {
-        StatusPage status = new StatusPage(
-                config,
-                () -> nodeInformer == null ? List.of() : nodeInformer.getStore().list(),
-                () -> poolInformer == null ? List.of() : poolInformer.getStore().list(),
-                () -> gatekeeper);
+        Supplier<List<Node>> nodes =
+                () -> nodeInformer == null ? List.of() : nodeInformer.getStore().list();
+        Supplier<List<GenericKubernetesResource>> pools =
+                () -> poolInformer == null ? List.of() : poolInformer.getStore().list();
+        StatusPage status = new StatusPage(config, nodes, pools, () -> gatekeeper);
+        observer = new RolloutObserver(
+                config.cluster(),
+                nodes,
+                pools,
+                () -> gatekeeper == null ? List.of() : gatekeeper.gatekeeper().gates(),
+                id -> gatekeeper == null ? null : gatekeeper.gatekeeper().gate(id));
+        TimelinePage timeline = new TimelinePage(observer, clock);
+        observeTimer = vertx.setPeriodic(OBSERVE_MILLIS, t -> observe());
         return vertx.createHttpServer()
                 .requestHandler(request -> {
                     switch (request.path()) {
                         case "/" -> status.servePage(request);
                         case "/api/status" -> status.serveStatus(request);
+                        case "/timeline.js" -> timeline.serveScript(request);
+                        case "/api/timeline" -> timeline.serveTimeline(request);
                         case "/healthz" -> request.response().end("ok");
                         case "/metrics" ->
                             request.response()
