@@ -30,8 +30,8 @@
     const s = Math.round(ms / 1000);
     return s < 120 ? s + " s" : s < 7200 ? Math.round(s / 60) + " min" : (s / 3600).toFixed(1) + " h";
   }
-  function blockingText(b) {
-    return b.hook + " " + b.state + (b.reason ? " " + b.reason : "") + (b.message ? ": " + b.message : "");
+  function blockingText(b, withMessage) {
+    return b.hook + " " + b.state + (b.reason ? " " + b.reason : "") + (withMessage && b.message ? ": " + b.message : "");
   }
   function summary(counts, phases) {
     return Object.keys(counts).sort((a, b) => counts[b] - counts[a])
@@ -94,12 +94,13 @@
         bars(n.spans, barH, y);
         marks(n.marks, y);
         // Where it stands now; a held node says which hook holds it, and why.
-        const why = n.blocking.map(blockingText).join("; ");
+        const why = n.blocking.map(b => blockingText(b, false)).join("; ");
+        const whyInFull = n.blocking.map(b => blockingText(b, true)).join("; ");
         const status = n.held && why
-          ? "<tspan class='tl-blocking' fill='#b00' font-weight='bold'>" + esc(n.blocking[0].stage + " held by " + why) + "</tspan>"
+          ? "<tspan class='tl-blocking' fill='#b00' font-weight='bold'>" + esc("held by " + why) + "</tspan>"
           : "<tspan class='phase-label'>" + esc(n.label) + "</tspan>"
             + (why ? " <tspan class='tl-blocking' fill='#a60'>" + esc("waiting on " + why) + "</tspan>" : "");
-        text("tl-status", width - STATUS_W + 6, y, status + "<title>" + esc(n.label + (why ? ": " + why : "")) + "</title>");
+        text("tl-status", width - STATUS_W + 6, y, status + "<title>" + esc(n.label + (why ? ": " + whyInFull : "")) + "</title>");
         out.push("</g>");
         y += rowH;
       });
