@@ -117,7 +117,8 @@
     const span = end - start;
     const step = STEPS.find(s => chartW * s / span >= 90) || STEPS[STEPS.length - 1];
     const axis = [];
-    for (let at = Math.ceil(start / step) * step; at <= end - step / 3; at += step) {
+    // Ticks stop short of the end, where "now" is written.
+    for (let at = Math.ceil(start / step) * step; x(at) <= LABEL_W + chartW - 80; at += step) {
       const xx = x(at).toFixed(1);
       axis.push("<line x1='" + xx + "' x2='" + xx + "' y1='" + (AXIS_H - 6) + "' y2='" + AXIS_H + "' stroke='#999'/>"
         + "<text x='" + xx + "' y='" + (AXIS_H - 9) + "' font-size='11' text-anchor='middle' fill='#555'>" + clock(at) + "</text>");

@@ -55,7 +55,7 @@ class StatusPageChromiumIT {
     void theTimelineShowsTheHeldNodesBarItsVerdictsAndItsBlockingHook(@TempDir Path profile) throws Exception {
         // Given the same held run; When Chromium renders the page, and takes a picture of it
         String html = Chromium.dumpDom(run.system().statusUri(), profile);
-        Path png = Chromium.screenshot(run.system().statusUri(), profile, Path.of("target", "timeline.png"), 1400, 820);
+        Path png = Chromium.screenshot(run.system().statusUri(), profile, Path.of("target", "timeline.png"), 1400, 480);
 
         // Then every node has a row under its pool, the pool's own gate's verdict on the pool's row,
         // the held node with its hold as a bar, its failed verdict as a mark and the hook that holds it
