@@ -9,10 +9,8 @@ import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.sandbox.kafka.ForkedKafkaBroker;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
-import io.mcdhooks.sandbox.mco.MaxUnavailable;
 import io.mcdhooks.sandbox.mco.McoSimulator;
 import io.mcdhooks.sandbox.mco.SimulatorConfig;
-import io.mcdhooks.sandbox.mco.Topology;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -118,14 +116,7 @@ class LocalRunIT {
     void theSameRunWorksAgainstAGivenClusterAndAGivenKafka(@TempDir Path dir) throws Exception {
         // Given a cluster and a Kafka that the local run does not start: reached by kubeconfig and bootstrap servers
         try (KafkaBroker kafka = ForkedKafkaBroker.start(Map.of());
-                InMemoryCluster cluster = InMemoryCluster.start()) {
-            Topology.builder()
-                    .masters(1)
-                    .workers(2)
-                    .zones("zone-a")
-                    .maxUnavailable("worker", MaxUnavailable.of(1))
-                    .build()
-                    .apply(cluster.client());
+                InMemoryCluster cluster = TwoWorkers.start()) {
             Path kubeconfig = dir.resolve("kubeconfig");
             cluster.writeKubeconfig(kubeconfig);
             try (McoSimulator mco = McoSimulator.start(

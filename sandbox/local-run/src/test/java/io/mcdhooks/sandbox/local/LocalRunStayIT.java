@@ -5,47 +5,40 @@ import static org.awaitility.Awaitility.await;
 
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
-import io.mcdhooks.sandbox.kafka.ForkedKafkaBroker;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
+import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.sandbox.mco.MachineConfigs;
-import io.mcdhooks.sandbox.mco.MaxUnavailable;
 import io.mcdhooks.sandbox.mco.McoSimulator;
 import io.mcdhooks.sandbox.mco.SimulatorConfig;
-import io.mcdhooks.sandbox.mco.Topology;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
  * {@code ./run-local --stay} goes on showing the cluster after its summary: a hook registered
  * afterwards and a rollout started afterwards show in the view, to the rollout's end, as they do
- * on the status page. Run as a person would against a cluster of their own (here an in-memory one
- * with the simulated MCO, and a forked broker), in plain mode, the command's real entry point.
+ * on the status page. Run as a person would against a cluster and a Kafka of their own (here an
+ * in-memory cluster with the simulated MCO, and the tests' broker), in plain mode, through the
+ * command's real entry point.
  */
+@ExtendWith(KafkaBrokerExtension.class)
 class LocalRunStayIT {
 
     @Test
-    void afterTheSummaryTheViewShowsAHookRegisteredAndARolloutStartedAfterwards(@TempDir Path dir) throws Exception {
-        try (KafkaBroker kafka = ForkedKafkaBroker.start(Map.of());
-                InMemoryCluster cluster = InMemoryCluster.start()) {
-            Topology.builder()
-                    .masters(1)
-                    .workers(2)
-                    .zones("zone-a")
-                    .maxUnavailable("worker", MaxUnavailable.of(1))
-                    .build()
-                    .apply(cluster.client());
+    void afterTheSummaryTheViewShowsAHookRegisteredAndARolloutStartedAfterwards(KafkaBroker kafka, @TempDir Path dir)
+            throws Exception {
+        try (InMemoryCluster cluster = TwoWorkers.start()) {
             Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"));
             try (McoSimulator mco = McoSimulator.start(
                     cluster.client(), SimulatorConfig.defaults().withTimeScale(100))) {
