@@ -14,6 +14,7 @@ import io.mcdhooks.schemas.Verdict;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -43,7 +44,7 @@ public final class GateFixture {
                 }
 
                 @Override
-                public Clock withZone(java.time.ZoneId zone) {
+                public Clock withZone(ZoneId zone) {
                     return this;
                 }
 
