@@ -26,9 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code ./run-local --stay} goes on showing the cluster after its summary: a hook registered
- * afterwards and a rollout started afterwards show in the view, to the rollout's end, as they do
- * on the status page. Run as a person would against a cluster and a Kafka of their own (here an
+ * {@code ./run-local --kubeconfig … --bootstrap-servers … --roll-out --stay}: the same bridge,
+ * gatekeeper and hooks gate a rollout on a given cluster through a given Kafka to its end, and
+ * the view goes on after the summary: a hook registered afterwards and a rollout started
+ * afterwards show in it, to the rollout's end, as they do on the status page. Run as a person would against a cluster and a Kafka of their own (here an
  * in-memory cluster with the simulated MCO, and the tests' broker), in plain mode, through the
  * command's real entry point.
  */
@@ -64,7 +65,17 @@ class LocalRunStayIT {
                 try {
                     await().atMost(Duration.ofMinutes(2))
                             .until(() -> text(bytes).contains("still running: status page at"));
-                    assertThat(text(bytes)).contains("rollout COMPLETED").contains("pool worker: 2/2 updated");
+                    // with the cluster's and the Kafka's own processes gating it to the end
+                    assertThat(text(bytes))
+                            .contains("Kafka at " + kafka.bootstrapServers())
+                            .doesNotContain("starting the embedded Kafka broker")
+                            .contains("rollout COMPLETED")
+                            .contains("pool worker: 2/2 nodes updated")
+                            .contains("released (3):")
+                            .containsPattern("pool-pre-update +\\(pool\\) +RELEASED")
+                            .containsPattern("post-update +worker-0 +RELEASED")
+                            .containsPattern("post-update +worker-1 +RELEASED")
+                            .contains("held (0): nothing");
 
                     // When a hook is registered and another change is rolled out
                     cluster.client()
