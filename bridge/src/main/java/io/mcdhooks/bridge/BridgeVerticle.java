@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gatekeeper.Cluster;
 import io.mcdhooks.bridge.gatekeeper.GatekeeperService;
 import io.mcdhooks.bridge.kube.McoInformers;
@@ -19,7 +20,9 @@ import io.mcdhooks.bridge.publish.Outgoing;
 import io.mcdhooks.bridge.publish.PublishedLog;
 import io.mcdhooks.bridge.publish.RecordSender;
 import io.mcdhooks.bridge.publish.TopicSetup;
+import io.mcdhooks.bridge.ui.RolloutObserver;
 import io.mcdhooks.bridge.ui.StatusPage;
+import io.mcdhooks.bridge.ui.TimelinePage;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.LifecycleEvent;
@@ -34,10 +37,12 @@ import io.vertx.core.json.JsonObject;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,6 +62,8 @@ public final class BridgeVerticle extends VerticleBase {
 
     private static final Logger LOG = LoggerFactory.getLogger(BridgeVerticle.class);
     private static final long RESYNC_MILLIS = Duration.ofMinutes(5).toMillis();
+    /** How often the rollout's timeline and the gauges of open gates and node phases are refreshed. */
+    private static final long OBSERVE_MILLIS = 1000;
 
     private final BridgeConfig config;
     private final KubernetesClient client;
@@ -74,10 +81,15 @@ public final class BridgeVerticle extends VerticleBase {
     private final List<ClusterListener> listeners = new ArrayList<>();
 
     private GatekeeperService gatekeeper;
+    /** The gates the timeline and gauges show: the gatekeeper's, or none. */
+    private Gatekeeper gates;
+
     private KafkaRecordSender ownSender;
     private SharedIndexInformer<Node> nodeInformer;
     private SharedIndexInformer<GenericKubernetesResource> poolInformer;
     private HttpServer http;
+    private RolloutObserver observer;
+    private long observeTimer = -1;
     private boolean synced;
     private String mcnVersion;
 
@@ -126,6 +138,8 @@ public final class BridgeVerticle extends VerticleBase {
                 URI.create("/clusters/" + config.cluster() + "/bridge"),
                 metrics::publishFailure);
         GatePolicy policy = GatePolicy.pools(config.gatedPools());
+        // A bridge that only publishes holds no gates: the timeline and gauges see an empty set.
+        gates = new Gatekeeper(config.cluster(), clock, decision -> {});
         if (config.gatekeeper()) {
             gatekeeper = new GatekeeperService(
                     vertx,
@@ -149,8 +163,10 @@ public final class BridgeVerticle extends VerticleBase {
                     clock);
             listeners.add(gatekeeper);
             policy = gatekeeper.policy();
+            gates = gatekeeper.gatekeeper();
         }
         state = new BridgeState(config.cluster(), policy, config.gateTimeout(), clock);
+        metrics.leading(true);
         return startHttp()
                 .compose(v -> vertx.executeBlocking(this::ensureTopics))
                 .compose(v -> Future.all(
@@ -177,6 +193,10 @@ public final class BridgeVerticle extends VerticleBase {
 
     @Override
     public Future<?> stop() {
+        metrics.leading(false);
+        if (observeTimer >= 0) {
+            vertx.cancelTimer(observeTimer);
+        }
         informers.forEach(SharedIndexInformer::stop);
         Future<?> parts =
                 Future.join(listeners.stream().map(ClusterListener::stop).toList());
@@ -324,9 +344,11 @@ public final class BridgeVerticle extends VerticleBase {
     private void onNode(Node node) {
         publish(state.onNode(view(node), !synced));
         listeners.forEach(l -> l.onNode(node));
+        observer.onNode(node, clock.instant());
     }
 
     private void onNodeDeleted(Node node) {
+        observer.onNodeDeleted(node.getMetadata().getName());
         publish(state.onNodeDeleted(node.getMetadata().getName()));
         listeners.forEach(l -> l.onNodeDeleted(node));
         views.forget(node.getMetadata().getName());
@@ -351,18 +373,29 @@ public final class BridgeVerticle extends VerticleBase {
         return Future.fromCompletionStage(informer.start(), context);
     }
 
+    /** The rollout's timeline and the gauges of open gates and node phases, refreshed now. */
+    private void observe() {
+        Instant now = clock.instant();
+        metrics.nodePhases(observer.sample(now));
+        metrics.gates(gates.gates(), now);
+    }
+
     private Future<HttpServer> startHttp() {
-        StatusPage status = new StatusPage(
-                config,
-                () -> nodeInformer == null ? List.of() : nodeInformer.getStore().list(),
-                () -> poolInformer == null ? List.of() : poolInformer.getStore().list(),
-                () -> gatekeeper,
-                clock);
+        Supplier<List<Node>> nodes =
+                () -> nodeInformer == null ? List.of() : nodeInformer.getStore().list();
+        Supplier<List<GenericKubernetesResource>> pools =
+                () -> poolInformer == null ? List.of() : poolInformer.getStore().list();
+        StatusPage status = new StatusPage(config, nodes, pools, () -> gatekeeper, clock);
+        observer = new RolloutObserver(config.cluster(), nodes, pools, () -> gates.gates(), id -> gates.gate(id));
+        TimelinePage timeline = new TimelinePage(observer, clock);
+        observeTimer = vertx.setPeriodic(OBSERVE_MILLIS, t -> observe());
         return vertx.createHttpServer()
                 .requestHandler(request -> {
                     switch (request.path()) {
                         case "/" -> status.servePage(request);
                         case "/api/status" -> status.serveStatus(request);
+                        case "/timeline.js" -> timeline.serveScript(request);
+                        case "/api/timeline" -> timeline.serveTimeline(request);
                         case "/healthz" -> request.response().end("ok");
                         case "/metrics" ->
                             request.response()

@@ -479,6 +479,14 @@ class GatekeeperIT {
         String scrape = bridge.metrics().scrape();
         PrometheusText.assertValid(scrape);
         assertThat(scrape).containsPattern("mcdhooks_hook_lag\\{hook=\"kmod-check\"\\} [1-9]");
+        // What the alert on a stopped hook reads: it leads, and a gate waits on the stopped hook.
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(
+                        () -> assertThat(bridge.metrics().scrape())
+                                .contains("mcdhooks_leader 1.0")
+                                .contains("mcdhooks_hook_gates_waiting{hook=\"kmod-check\"} 1.0")
+                                .contains(
+                                        "mcdhooks_gates_open{decision=\"OPENED\",pool=\"worker\",stage=\"pool-pre-update\"} 1.0"));
         GatekeeperService gatekeeper = bridge.gatekeeper();
         var gate = gatekeeper.gatekeeper().gates().stream()
                 .filter(g -> g.request().stage() == Stage.POOL_PRE_UPDATE)

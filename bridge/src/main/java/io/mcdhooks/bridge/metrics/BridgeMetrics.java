@@ -1,5 +1,6 @@
 package io.mcdhooks.bridge.metrics;
 
+import io.mcdhooks.bridge.gate.Gate;
 import io.mcdhooks.bridge.gate.VerdictFate;
 import io.mcdhooks.bridge.lag.LagStatus;
 import io.mcdhooks.schemas.GateDecision;
@@ -16,6 +17,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -31,9 +34,18 @@ public final class BridgeMetrics {
     private final Map<String, AtomicLong> lag = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> lagState = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> held = new ConcurrentHashMap<>();
+    private final Map<Tags, AtomicLong> gatesOpen = new ConcurrentHashMap<>();
+    private final Map<Tags, AtomicLong> oldestOpenMillis = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> hookWaiting = new ConcurrentHashMap<>();
+    private final Map<Tags, AtomicLong> nodes = new ConcurrentHashMap<>();
+    private final AtomicLong leader = new AtomicLong();
 
     public BridgeMetrics(PrometheusMeterRegistry registry) {
         this.registry = registry;
+        // Registered at once, so a standby says 0 and "no leader" is a query, not an absence.
+        Gauge.builder("mcdhooks.leader", leader, AtomicLong::get)
+                .description("1 while this replica leads (its bridge and gatekeeper act), 0 on a standby")
+                .register(registry);
     }
 
     /** A registry with the JVM's own meters (memory, GC, threads, CPU) bound, as the process serves them. */
@@ -130,6 +142,72 @@ public final class BridgeMetrics {
         nodesHeldByPool.forEach(
                 (pool, count) -> gauge(held, "mcdhooks.nodes.held", "Nodes a closed gate holds", "pool", pool)
                         .set(count));
+    }
+
+    /** Whether this replica leads: set when its bridge starts and stops. */
+    public void leading(boolean leading) {
+        leader.set(leading ? 1 : 0);
+    }
+
+    /**
+     * The gates not yet released, now: how many per stage, pool and last decision, the age of the
+     * oldest per stage and pool (what an alert compares with the MCO's 10-minute and 1-hour
+     * limits), and how many wait on each enforcing hook. Series seen before and gone now read 0.
+     */
+    public void gates(Collection<Gate> gates, Instant now) {
+        GateGauges g = GateGauges.of(gates, now);
+        Map<Tags, Long> open = new HashMap<>();
+        g.open()
+                .forEach((k, count) ->
+                        open.put(Tags.of("stage", k.stage(), "pool", k.pool(), "decision", k.decision()), count));
+        set(gatesOpen, open, "mcdhooks.gates.open", "Gates not released, by their last decision", null, 1);
+        Map<Tags, Long> oldest = new HashMap<>();
+        g.oldest().forEach((k, age) -> oldest.put(Tags.of("stage", k.stage(), "pool", k.pool()), age.toMillis()));
+        set(
+                oldestOpenMillis,
+                oldest,
+                "mcdhooks.gate.oldest.open",
+                "How long the oldest gate of this stage and pool not yet released has been open",
+                "seconds",
+                1000);
+        hookWaiting.forEach((hook, value) -> value.set(g.waiting().getOrDefault(hook, 0L)));
+        g.waiting()
+                .forEach((hook, count) -> gauge(
+                                hookWaiting,
+                                "mcdhooks.hook.gates.waiting",
+                                "Gates not released that wait on this enforcing hook's verdict",
+                                "hook",
+                                hook)
+                        .set(count));
+    }
+
+    /** Nodes per pool and rollout phase (the status page's phases), e.g. {@code worker → DONE → 3}. */
+    public void nodePhases(Map<String, Map<String, Long>> counts) {
+        Map<Tags, Long> values = new HashMap<>();
+        counts.forEach((pool, phases) ->
+                phases.forEach((phase, count) -> values.put(Tags.of("pool", pool, "phase", phase), count)));
+        set(nodes, values, "mcdhooks.nodes", "Nodes by pool and rollout phase", null, 1);
+    }
+
+    /** Sets one gauge per tag set; tag sets known before and absent now read 0. */
+    private void set(
+            Map<Tags, AtomicLong> known,
+            Map<Tags, Long> now,
+            String name,
+            String description,
+            String unit,
+            double divisor) {
+        known.forEach((tags, value) -> value.set(now.getOrDefault(tags, 0L)));
+        now.forEach((tags, value) -> known.computeIfAbsent(tags, t -> {
+                    AtomicLong holder = new AtomicLong();
+                    Gauge.builder(name, holder, h -> h.get() / divisor)
+                            .description(description)
+                            .baseUnit(unit)
+                            .tags(t)
+                            .register(registry);
+                    return holder;
+                })
+                .set(value));
     }
 
     private AtomicLong gauge(

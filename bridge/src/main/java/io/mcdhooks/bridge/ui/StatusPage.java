@@ -301,7 +301,7 @@ public final class StatusPage {
     }
 
     /** The pool whose node selector the node matches; a custom pool wins over worker. */
-    private static String poolOf(Node node, List<GenericKubernetesResource> pools) {
+    static String poolOf(Node node, List<GenericKubernetesResource> pools) {
         Map<String, String> labels = node.getMetadata().getLabels() == null
                 ? Map.of()
                 : node.getMetadata().getLabels();

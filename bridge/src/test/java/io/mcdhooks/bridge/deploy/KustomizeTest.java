@@ -21,7 +21,7 @@ class KustomizeTest {
 
     @Test
     void everyResourceAndPatchPathExists() throws Exception {
-        assertThat(Manifests.kustomizations()).hasSize(3);
+        assertThat(Manifests.kustomizations()).hasSize(5);
         for (Path kustomization : Manifests.kustomizations()) {
             JsonNode k = Manifests.YAML.readTree(kustomization.toFile());
             Path dir = kustomization.getParent();
@@ -40,16 +40,22 @@ class KustomizeTest {
     }
 
     @Test
-    void theBaseListsEveryManifestUnderIt() throws Exception {
-        JsonNode k = Manifests.YAML.readTree(
-                Manifests.BASE.resolve("kustomization.yaml").toFile());
-        Set<Path> listed = new HashSet<>();
-        k.path("resources")
-                .forEach(r -> listed.add(Manifests.BASE.resolve(r.asText()).normalize()));
-        Set<Path> present = Manifests.manifestFiles().stream()
-                .filter(p -> p.startsWith(Manifests.BASE))
-                .collect(Collectors.toSet());
-        assertThat(listed).isEqualTo(present);
+    void theBaseAndTheMonitoringListEveryManifestUnderThem() throws Exception {
+        for (Path dir : List.of(Manifests.BASE, Manifests.DEPLOY.resolve("monitoring"))) {
+            JsonNode k =
+                    Manifests.YAML.readTree(dir.resolve("kustomization.yaml").toFile());
+            Set<Path> listed = new HashSet<>();
+            k.path("resources").forEach(r -> {
+                Path target = dir.resolve(r.asText()).normalize();
+                if (!Files.isDirectory(target)) {
+                    listed.add(target);
+                }
+            });
+            Set<Path> present = Manifests.manifestFiles().stream()
+                    .filter(p -> p.getParent().equals(dir) || p.startsWith(dir) && dir.equals(Manifests.BASE))
+                    .collect(Collectors.toSet());
+            assertThat(listed).as(dir.toString()).isEqualTo(present);
+        }
     }
 
     @Test
@@ -99,6 +105,7 @@ class KustomizeTest {
         List<String> paths = new ArrayList<>();
         kustomization.path("resources").forEach(r -> paths.add(r.asText()));
         kustomization.path("patches").forEach(p -> paths.add(p.path("path").asText()));
+        kustomization.path("configMapGenerator").forEach(g -> g.path("files").forEach(f -> paths.add(f.asText())));
         return paths;
     }
 }

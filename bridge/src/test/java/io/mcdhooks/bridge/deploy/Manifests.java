@@ -4,8 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -55,6 +58,7 @@ final class Manifests {
             Map.entry("v1/Namespace", Namespace.class),
             Map.entry("v1/ServiceAccount", ServiceAccount.class),
             Map.entry("v1/ConfigMap", ConfigMap.class),
+            Map.entry("v1/Service", Service.class),
             Map.entry("apps/v1/Deployment", Deployment.class),
             Map.entry("apps/v1/DaemonSet", DaemonSet.class),
             Map.entry("rbac.authorization.k8s.io/v1/ClusterRole", ClusterRole.class),
@@ -69,6 +73,7 @@ final class Manifests {
             Map.entry("kafka.strimzi.io/v1beta2/KafkaUser", KafkaUser.class));
 
     static final JsonMapper STRICT = strictMapper();
+    private static final JsonMapper LENIENT = JsonMapper.builder().build();
     static final YAMLMapper YAML = new YAMLMapper();
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -172,12 +177,38 @@ final class Manifests {
         }
     }
 
+    /**
+     * The document as its typed model, or, for a kind of another project's CRD, checked against
+     * that CRD's schema ({@link CrdSchemas}) and read as a generic resource.
+     */
     static HasMetadata parse(Document document) {
+        if (CrdSchemas.knows(document.kindKey())) {
+            List<String> problems = CrdSchemas.problems(document.kindKey(), document.tree());
+            if (!problems.isEmpty()) {
+                throw new AssertionError(document + " breaks the schema of its CRD: " + problems);
+            }
+            // Checked already: read with its fields kept, as the generic model keeps them.
+            return LENIENT.readValue(document.tree().toString(), GenericKubernetesResource.class);
+        }
         Class<? extends HasMetadata> type = MODELS.get(document.kindKey());
         if (type == null) {
             throw new AssertionError(document + ": no model known for " + document.kindKey());
         }
         return parse(document, type);
+    }
+
+    /** Whether objects of the document's kind live in a namespace. */
+    static boolean namespaced(Document document) {
+        if (CrdSchemas.knows(document.kindKey())) {
+            return CrdSchemas.namespaced(document.kindKey());
+        }
+        Class<? extends HasMetadata> type = MODELS.get(document.kindKey());
+        return type != null && Namespaced.class.isAssignableFrom(type);
+    }
+
+    /** Every kind a manifest may have: those with a model and those with a vendored CRD. */
+    static boolean known(String kindKey) {
+        return MODELS.containsKey(kindKey) || CrdSchemas.knows(kindKey);
     }
 
     /** The base's objects of {@code type}. */

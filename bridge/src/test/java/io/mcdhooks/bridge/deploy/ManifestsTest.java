@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.strimzi.api.kafka.model.user.KafkaUser;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,7 +40,7 @@ class ManifestsTest {
         // No namespace transformer is used (the Events Role must stay in "default"), so every
         // namespaced object says where it goes, and cluster-scoped ones say nothing.
         HasMetadata object = Manifests.parse(document);
-        if (object instanceof Namespaced) {
+        if (Manifests.namespaced(document)) {
             assertThat(object.getMetadata().getNamespace())
                     .as(document.toString())
                     .isIn("mcdhooks", "default");
@@ -92,9 +90,45 @@ class ManifestsTest {
     }
 
     @Test
-    void everyKindInUseHasAModel() {
-        Set<String> kinds = Manifests.MODELS.keySet();
+    void everyKindInUseHasAModelOrAVendoredSchema() {
         assertThat(Manifests.all())
-                .allSatisfy(d -> assertThat(kinds).as(d.toString()).contains(d.kindKey()));
+                .allSatisfy(d -> assertThat(Manifests.known(d.kindKey()))
+                        .as(d.toString())
+                        .isTrue());
+    }
+
+    @Test
+    void anUnknownFieldOfAServiceMonitorFailsItsCrdSchema() throws Exception {
+        JsonNode monitor = Manifests.YAML.readTree("""
+                apiVersion: monitoring.coreos.com/v1
+                kind: ServiceMonitor
+                metadata: {name: x, namespace: mcdhooks}
+                spec:
+                  selector: {matchLabels: {a: b}}
+                  endpoints:
+                    - port: http
+                      intervall: 30s
+                """);
+        assertThat(CrdSchemas.problems("monitoring.coreos.com/v1/ServiceMonitor", monitor))
+                .singleElement()
+                .asString()
+                .contains("intervall");
+    }
+
+    @Test
+    void aRuleWithoutAnExpressionFailsThePrometheusRuleSchema() throws Exception {
+        JsonNode rule = Manifests.YAML.readTree("""
+                apiVersion: monitoring.coreos.com/v1
+                kind: PrometheusRule
+                metadata: {name: x, namespace: mcdhooks}
+                spec:
+                  groups:
+                    - name: g
+                      rules:
+                        - alert: A
+                          for: 5m
+                """);
+        assertThat(CrdSchemas.problems("monitoring.coreos.com/v1/PrometheusRule", rule))
+                .anySatisfy(p -> assertThat(p).contains("expr"));
     }
 }

@@ -194,7 +194,8 @@ public final class LocalRun implements Callable<Integer> {
         try {
             LocalSystem started = LocalSystem.start(config);
             system.set(started);
-            RunWatch w = new RunWatch(started, new TerminalView(out, ansi));
+            TerminalView view = new TerminalView(out, ansi);
+            RunWatch w = new RunWatch(started, view);
             watch.set(w);
             RunSummary summary = w.run();
             if (summary.ending() == RunSummary.Ending.INTERRUPTED) {
@@ -204,14 +205,15 @@ public final class LocalRun implements Callable<Integer> {
             out.print(summary.render());
             out.flush();
             if (stay) {
-                out.println("still running: status page at " + started.statusUri() + " - Ctrl-C stops everything");
+                // The view goes on below the summary (on a terminal, the summary stays under it).
+                String still = "still running: status page at " + started.statusUri() + " - Ctrl-C stops everything";
+                out.println(still);
                 out.flush();
-                new CountDownLatch(1).await();
+                view.footer(summary.render() + still);
+                w.follow();
+                return 130;
             }
             return summary.ending() == RunSummary.Ending.TIME_LIMIT ? EXIT_TIME_LIMIT : 0;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return 130;
         } catch (RuntimeException e) {
             if (!stopping.get()) {
                 System.err.println("run-local: " + e.getMessage());

@@ -11,7 +11,7 @@ import java.util.Set;
  * Follows a local run through the bridge's status snapshots, feeds the view, and decides when the
  * rollout has ended: completed (every node of the pool on the new config, no gate left open), held
  * (a gate is blocked or timed out closed, the scenario has nothing more to do, and nothing has
- * moved for a while), or out of time.
+ * moved for a while), or out of time. After that, {@link #follow()} goes on feeding the view.
  */
 final class RunWatch {
 
@@ -37,6 +37,18 @@ final class RunWatch {
 
     /** Watches until the rollout ends (or, without a rollout, until {@link #stop()}); returns the summary. */
     RunSummary run() {
+        return watch(true);
+    }
+
+    /**
+     * Keeps feeding the view after the summary ({@code --stay}), until {@link #stop()}: whatever
+     * happens next shows, a rollout started afterwards and hooks registered afterwards included.
+     */
+    void follow() {
+        watch(false);
+    }
+
+    private RunSummary watch(boolean untilEnded) {
         LocalRunConfig config = system.config();
         while (!stopped) {
             JsonObject status;
@@ -52,7 +64,7 @@ final class RunWatch {
             last = status;
             track(status);
             view.show(title, elapsed(), status, system.notes());
-            if (system.rolloutAt() != null) {
+            if (untilEnded && system.rolloutAt() != null) {
                 RunSummary.Ending ending = ending(status, config);
                 if (ending != null) {
                     return summary(ending);

@@ -34,6 +34,7 @@ final class TerminalView {
     private final Map<String, String> seen = new HashMap<>();
     private int notesShown;
     private boolean drawn;
+    private List<String> footer = List.of();
 
     TerminalView(PrintStream out, boolean ansi) {
         this.out = out;
@@ -45,6 +46,14 @@ final class TerminalView {
             // keep the default
         }
         this.width = Math.max(80, columns);
+    }
+
+    /**
+     * Lines kept at the bottom of the redrawn screen from now on (the summary, once the view goes on
+     * after it); plain mode printed them once already, and goes on with its changes.
+     */
+    void footer(String text) {
+        footer = List.of(text.split("\n"));
     }
 
     void show(String title, Duration elapsed, JsonObject status, List<String> notes) {
@@ -82,6 +91,11 @@ final class TerminalView {
             changed(lines, "gate/" + gate.getString("id"), at, line);
         }
         for (JsonObject hook : objects(status.getJsonArray("hooks"))) {
+            changed(
+                    lines,
+                    "hook/" + hook.getString("name"),
+                    at,
+                    "hook " + hook.getString("name") + ": " + registration(hook));
             if (hook.getValue("lag") != null) {
                 changed(
                         lines,
@@ -204,7 +218,25 @@ final class TerminalView {
         line(s, "");
         line(s, BOLD + "what happened" + RESET);
         notes.stream().skip(Math.max(0, notes.size() - 8)).forEach(n -> line(s, "  " + n));
+        if (!footer.isEmpty()) {
+            line(s, "");
+            footer.forEach(f -> line(s, f));
+        }
         return s.toString();
+    }
+
+    /** How a hook is registered: its stages, pools, mode and what its timeout does. */
+    private static String registration(JsonObject hook) {
+        List<String> pools =
+                hook.getJsonArray("pools").stream().map(String::valueOf).toList();
+        return String.join(
+                        ",",
+                        hook.getJsonArray("stages").stream()
+                                .map(String::valueOf)
+                                .toList())
+                + " of " + (pools.isEmpty() ? "every pool" : "pool " + String.join(",", pools)) + ", "
+                + hook.getString("mode") + ", " + hook.getString("failurePolicy") + " after "
+                + hook.getValue("timeoutSeconds") + " s";
     }
 
     private static String progress(JsonObject pool) {

@@ -12,8 +12,6 @@ import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
 import io.mcdhooks.sandbox.local.DocBlocks.Block;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
-import io.mcdhooks.sandbox.mco.MaxUnavailable;
-import io.mcdhooks.sandbox.mco.Topology;
 import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
@@ -81,14 +79,7 @@ class DocumentedExamplesIT {
     @Test
     void theLocalRunServesAGivenClusterAndKafkaUntilCtrlC(KafkaBroker kafka, @TempDir Path dir) {
         Block block = DocBlocks.find("docs/local-run.md", "./run-local --kubeconfig");
-        try (InMemoryCluster cluster = InMemoryCluster.start()) {
-            Topology.builder()
-                    .masters(1)
-                    .workers(2)
-                    .zones("zone-a")
-                    .maxUnavailable("worker", MaxUnavailable.of(1))
-                    .build()
-                    .apply(cluster.client());
+        try (InMemoryCluster cluster = TwoWorkers.start()) {
             Path kubeconfig = cluster.writeKubeconfig(dir.resolve("test-cluster"));
             String command = block.text()
                     .trim()

@@ -6,18 +6,10 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.mco.McoApi;
-import io.mcdhooks.sandbox.kafka.ForkedKafkaBroker;
-import io.mcdhooks.sandbox.kafka.KafkaBroker;
-import io.mcdhooks.sandbox.mco.InMemoryCluster;
-import io.mcdhooks.sandbox.mco.MaxUnavailable;
-import io.mcdhooks.sandbox.mco.McoSimulator;
-import io.mcdhooks.sandbox.mco.SimulatorConfig;
-import io.mcdhooks.sandbox.mco.Topology;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +17,6 @@ import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every scenario of the local run end to end, in this JVM: a real forked broker, the in-memory
@@ -112,48 +103,6 @@ class LocalRunIT {
                 assertThat(lag.get(LocalHooks.KMOD)).isLessThan(lag.get(LocalHooks.CMDB));
             });
         });
-    }
-
-    @Test
-    void theSameRunWorksAgainstAGivenClusterAndAGivenKafka(@TempDir Path dir) throws Exception {
-        // Given a cluster and a Kafka that the local run does not start: reached by kubeconfig and bootstrap servers
-        try (KafkaBroker kafka = ForkedKafkaBroker.start(Map.of());
-                InMemoryCluster cluster = InMemoryCluster.start()) {
-            Topology.builder()
-                    .masters(1)
-                    .workers(2)
-                    .zones("zone-a")
-                    .maxUnavailable("worker", MaxUnavailable.of(1))
-                    .build()
-                    .apply(cluster.client());
-            Path kubeconfig = dir.resolve("kubeconfig");
-            cluster.writeKubeconfig(kubeconfig);
-            try (McoSimulator mco = McoSimulator.start(
-                    cluster.client(), SimulatorConfig.defaults().withTimeScale(100))) {
-                LocalRunConfig config = LocalRunConfig.defaults(Scenario.HAPPY)
-                        .withHttpPort(0)
-                        .withExternal(kubeconfig, kafka.bootstrapServers(), true);
-
-                // When the local run is pointed at them and asked to roll out
-                try (LocalSystem system = LocalSystem.start(config)) {
-                    RunSummary summary = new RunWatch(
-                                    system,
-                                    new TerminalView(
-                                            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                                            false))
-                            .run();
-
-                    // Then the same bridge, gatekeeper and hooks gate the rollout there, to the end
-                    assertThat(summary.ending()).isEqualTo(RunSummary.Ending.COMPLETED);
-                    assertThat(summary.updated()).isEqualTo(2);
-                    assertThat(summary.released())
-                            .extracting(RunSummary.GateOutcome::stage)
-                            .containsExactlyInAnyOrder("pool-pre-update", "post-update", "post-update");
-                    assertThat(system.bootstrapServers()).isEqualTo(kafka.bootstrapServers());
-                    assertThat(system.notes()).noneMatch(n -> n.contains("starting the embedded Kafka broker"));
-                }
-            }
-        }
     }
 
     /** One finished run: the system still up, its summary, and what the plain view printed. */

@@ -58,6 +58,39 @@ class TerminalViewTest {
                 .contains("Held by post-update gate");
     }
 
+    @Test
+    void aHookRegisteredLaterIsPrintedOnceWithHowItIsRegistered() {
+        JsonObject before = status("Waiting", false, new JsonArray());
+        JsonObject after = status("Waiting", false, new JsonArray());
+        after.getJsonArray("hooks")
+                .add(new JsonObject()
+                        .put("name", "late-check")
+                        .put("stages", new JsonArray().add("post-update"))
+                        .put("pools", new JsonArray().add("worker"))
+                        .put("mode", "Advisory")
+                        .put("failurePolicy", "Ignore")
+                        .put("timeoutSeconds", 60L));
+
+        plain.changes(Duration.ofSeconds(1), before, List.of());
+        List<String> registered = plain.changes(Duration.ofSeconds(2), after, List.of());
+        List<String> again = plain.changes(Duration.ofSeconds(3), after, List.of());
+
+        assertThat(registered)
+                .containsExactly("+  2.0s hook late-check: post-update of pool worker, Advisory, Ignore after 60 s");
+        assertThat(again).isEmpty();
+    }
+
+    @Test
+    void onATerminalTheSummaryStaysBelowTheViewOnceItGoesOnAfterIt() {
+        plain.footer("=== summary: rollout COMPLETED\nstill running: status page at http://127.0.0.1:8080/");
+
+        String screen = plain.screen("title", Duration.ofSeconds(5), status("Done", false, new JsonArray()), List.of());
+
+        assertThat(screen).contains("worker-0");
+        assertThat(screen.indexOf("=== summary: rollout COMPLETED")).isGreaterThan(screen.indexOf("worker-0"));
+        assertThat(screen).contains("still running: status page at http://127.0.0.1:8080/");
+    }
+
     private static JsonObject status(String phase, boolean held, JsonArray blocking) {
         return new JsonObject()
                 .put(
