@@ -5,6 +5,7 @@ import io.mcdhooks.hooks.examples.KernelModuleReadinessHook;
 import io.mcdhooks.hooks.examples.NodeSelfCheckHook;
 import io.mcdhooks.hooks.exec.ExecHook;
 import io.mcdhooks.hooks.http.HttpHook;
+import io.mcdhooks.hooks.kmod.RegistryKernelModuleHook;
 import io.vertx.core.Vertx;
 
 /** The hooks {@link Main} hosts from configuration alone ({@code MCDHOOKS_HOOK_KIND}). */
@@ -25,6 +26,13 @@ final class BuiltInHooks {
                     http.url(),
                     http.caFile(),
                     config.policy().checkTimeout());
+        }
+        if (settings instanceof HookSettings.KernelModulesFromRegistry kmod) {
+            try {
+                return RegistryKernelModuleHook.create(config.selector(), kmod.settings());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(e.getMessage());
+            }
         }
         if (settings instanceof HookSettings.KernelModules kmod) {
             return new KernelModuleReadinessHook(

@@ -1,6 +1,7 @@
 package io.mcdhooks.hooks.runner;
 
 import io.mcdhooks.hooks.api.GateSelector;
+import io.mcdhooks.hooks.kmod.RegistryModuleSettings;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
 import io.mcdhooks.schemas.kafka.Topics;
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -145,11 +147,7 @@ public record HookRunnerConfig(
             case "java" -> null;
             case "exec" -> new HookSettings.Exec(s.required("EXEC_COMMAND"), s.duration("RECHECK_AFTER", null));
             case "http" -> new HookSettings.Http(s.uri("HTTP_URL"), s.path("HTTP_CA_FILE"));
-            case "kmod" ->
-                new HookSettings.KernelModules(
-                        s.required("KMOD_CATALOG"),
-                        s.list(s.required("KMOD_MODULES")),
-                        s.duration("RECHECK_AFTER", Duration.ofMinutes(5)));
+            case "kmod" -> kmod(s);
             case "selfcheck" -> {
                 String command = s.optional("SELFCHECK_COMMAND", null);
                 String url = s.optional("SELFCHECK_URL", null);
@@ -164,6 +162,64 @@ public record HookRunnerConfig(
                 throw new ConfigException("MCDHOOKS_HOOK_KIND: '" + kind
                         + "' is not one of exec, http, kmod, selfcheck (or unset for a Java hook)");
         };
+    }
+
+    /** The kmod kind reads the registry unless the offline catalog is chosen explicitly. */
+    private static HookSettings kmod(Settings s) {
+        String source = s.optional("KMOD_SOURCE", "registry");
+        List<String> registryOnly = List.of(
+                "KMOD_MODULES_FILE",
+                "KMOD_PULL_SECRETS",
+                "KMOD_CA_FILE",
+                "KMOD_REGISTRIES_CONF",
+                "KMOD_ARCHITECTURES",
+                "KMOD_KERNEL_SUFFIXES");
+        List<String> catalogOnly = List.of("KMOD_CATALOG", "KMOD_MODULES");
+        Duration recheckAfter = s.duration("RECHECK_AFTER", Duration.ofMinutes(5));
+        switch (source) {
+            case "catalog" -> {
+                s.noneOf(registryOnly, "MCDHOOKS_KMOD_SOURCE=catalog");
+                return new HookSettings.KernelModules(
+                        s.required("KMOD_CATALOG"), s.list(s.required("KMOD_MODULES")), recheckAfter);
+            }
+            case "registry" -> {
+                s.noneOf(catalogOnly, "MCDHOOKS_KMOD_SOURCE=registry (the default; set catalog for the catalog file)");
+                Map<String, String> suffixes = new LinkedHashMap<>();
+                for (String pair : s.list(s.optional("KMOD_KERNEL_SUFFIXES", ""))) {
+                    int eq = pair.indexOf('=');
+                    if (eq < 1 || eq == pair.length() - 1) {
+                        throw new ConfigException("MCDHOOKS_KMOD_KERNEL_SUFFIXES: '" + pair
+                                + "' is not kernelType=suffix (e.g. realtime=+rt)");
+                    }
+                    suffixes.put(
+                            pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+                }
+                List<String> architectures = s.list(s.optional("KMOD_ARCHITECTURES", "amd64"));
+                for (String arch : architectures) {
+                    if (!arch.matches("[a-z0-9_]+")) {
+                        throw new ConfigException("MCDHOOKS_KMOD_ARCHITECTURES: '" + arch
+                                + "' is not an architecture (amd64, arm64, ...)");
+                    }
+                }
+                List<Path> secrets = new ArrayList<>();
+                for (String file : s.list(s.optional("KMOD_PULL_SECRETS", ""))) {
+                    secrets.add(s.readable("KMOD_PULL_SECRETS", file));
+                }
+                try {
+                    return new HookSettings.KernelModulesFromRegistry(new RegistryModuleSettings(
+                            s.readable("KMOD_MODULES_FILE", s.required("KMOD_MODULES_FILE")),
+                            secrets,
+                            s.path("KMOD_CA_FILE"),
+                            s.path("KMOD_REGISTRIES_CONF"),
+                            architectures,
+                            suffixes,
+                            recheckAfter));
+                } catch (IllegalArgumentException e) {
+                    throw new ConfigException("MCDHOOKS_KMOD_*: " + e.getMessage());
+                }
+            }
+            default -> throw new ConfigException("MCDHOOKS_KMOD_SOURCE: '" + source + "' is not registry or catalog");
+        }
     }
 
     private static Map<String, String> readFile(Path file) {
@@ -273,6 +329,23 @@ public record HookRunnerConfig(
                 throw new ConfigException(PREFIX + name + "='" + value + "' is not a readable file");
             }
             return path;
+        }
+
+        Path readable(String name, String value) {
+            Path path = Path.of(value);
+            if (!Files.isReadable(path)) {
+                throw new ConfigException(PREFIX + name + ": '" + value + "' is not a readable file");
+            }
+            return path;
+        }
+
+        /** Refuses variables that belong to another mode, so that none is silently ignored. */
+        void noneOf(List<String> names, String mode) {
+            for (String name : names) {
+                if (optional(name, null) != null) {
+                    throw new ConfigException(PREFIX + name + " is not read with " + mode);
+                }
+            }
         }
 
         List<String> list(String value) {
