@@ -83,7 +83,7 @@ public final class RegistriesConf {
         }
     }
 
-    static RegistriesConf parse(String toml, String source) {
+    public static RegistriesConf parse(String toml, String source) {
         JsonNode root;
         try {
             root = new TomlMapper().readTree(toml);
