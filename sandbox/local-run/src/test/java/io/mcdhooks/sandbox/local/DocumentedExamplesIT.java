@@ -2,6 +2,7 @@ package io.mcdhooks.sandbox.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Node;
@@ -14,6 +15,7 @@ import io.mcdhooks.sandbox.local.DocBlocks.Block;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.sandbox.mco.MaxUnavailable;
 import io.mcdhooks.sandbox.mco.Topology;
+import io.mcdhooks.sandbox.registry.ForkedRegistry;
 import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
@@ -64,6 +66,7 @@ class DocumentedExamplesIT {
 
     @Test
     void theReadmeQuickStartRollsOutAndHoldsTheNodeWhosePostUpdateCheckFails() {
+        assumeTrue(ForkedRegistry.installed(), ForkedRegistry.MISSING);
         Block readme = DocBlocks.find("README.md", "./run-local --scenario");
         assertThat(DocBlocks.find("docs/local-run.md", "./run-local --scenario").text())
                 .isEqualTo(readme.text());
@@ -80,6 +83,7 @@ class DocumentedExamplesIT {
 
     @Test
     void theLocalRunServesAGivenClusterAndKafkaUntilCtrlC(KafkaBroker kafka, @TempDir Path dir) {
+        assumeTrue(ForkedRegistry.installed(), ForkedRegistry.MISSING);
         Block block = DocBlocks.find("docs/local-run.md", "./run-local --kubeconfig");
         try (InMemoryCluster cluster = InMemoryCluster.start()) {
             Topology.builder()

@@ -2,10 +2,12 @@ package io.mcdhooks.sandbox.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.hooks.kmod.KmmTemplate;
 import io.mcdhooks.sandbox.kafka.ForkedKafkaBroker;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
@@ -13,6 +15,7 @@ import io.mcdhooks.sandbox.mco.MaxUnavailable;
 import io.mcdhooks.sandbox.mco.McoSimulator;
 import io.mcdhooks.sandbox.mco.SimulatorConfig;
 import io.mcdhooks.sandbox.mco.Topology;
+import io.mcdhooks.sandbox.registry.ForkedRegistry;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -24,6 +27,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +41,11 @@ class LocalRunIT {
 
     private static final int WORKERS = 4;
     private static final Duration SCENARIO_LIMIT = Duration.ofMinutes(2);
+
+    @BeforeAll
+    static void needsTheRegistry() {
+        assumeTrue(ForkedRegistry.installed(), ForkedRegistry.MISSING);
+    }
 
     @Test
     void happyRollsTheKernelChangeThroughEveryWorkerAndHoldsNothing() {
@@ -73,7 +82,10 @@ class LocalRunIT {
             int releasedAt = output.indexOf(": RELEASED (released)", blocked);
             assertThat(blockedAt).isPositive();
             assertThat(releasedAt).isGreaterThan(blockedAt);
-            assertThat(output).contains("the module build landed");
+            assertThat(output).contains("the module build landed: pushed ");
+            assertThat(system.notes())
+                    .anyMatch(n -> n.contains("the module build landed")
+                            && n.contains("/kmods/nvidia:" + KmmTemplate.normalize(LocalRegistry.REALTIME_KERNEL)));
             assertThat(summary.ending()).isEqualTo(RunSummary.Ending.COMPLETED);
             assertThat(summary.updated()).isEqualTo(WORKERS);
             assertThat(summary.held()).isEmpty();
@@ -119,7 +131,9 @@ class LocalRunIT {
         // Given a cluster and a Kafka that the local run does not start: reached by kubeconfig and bootstrap servers
         try (KafkaBroker kafka = ForkedKafkaBroker.start(Map.of());
                 InMemoryCluster cluster = InMemoryCluster.start()) {
+            // The local run's registry holds this OS image (its digest is fixed), as a cluster's mirror would.
             Topology.builder()
+                    .osImageUrl(LocalRegistry.OS_IMAGE)
                     .masters(1)
                     .workers(2)
                     .zones("zone-a")

@@ -14,11 +14,12 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
@@ -47,7 +48,6 @@ public final class ImagePusher {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern PARAM = Pattern.compile("(\\w+)=\"([^\"]*)\"");
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     /** Credentials for the registry (or its token realm). */
     public record Credentials(String username, String password) {
@@ -141,7 +141,7 @@ public final class ImagePusher {
     }
 
     /**
-     * Pushes a single-platform image: a config with {@code labels} and one small layer, under
+     * Pushes a single-platform image (see {@link #image}) under
      * {@code tag} (or untagged when {@code null}). Returns the manifest's digest.
      */
     public String pushImage(String repository, String tag, Platform platform, Map<String, String> labels) {
@@ -151,74 +151,110 @@ public final class ImagePusher {
     /** As {@link #pushImage(String, String, Platform, Map)}, in the OCI or the Docker schema 2 format. */
     public String pushImage(
             String repository, String tag, Platform platform, Map<String, String> labels, String manifestType) {
-        return push(repository, tag, platform, labels, manifestType)
-                .get("digest")
-                .asText();
+        return push(repository, tag, image(platform, labels, manifestType));
     }
 
-    /** Pushes one platform's image; returns its descriptor. */
-    private ObjectNode push(
-            String repository, String tag, Platform platform, Map<String, String> labels, String manifestType) {
+    /**
+     * The documents of an image, built without a registry: blobs first, then manifests in the order
+     * they must be pushed (an index last). The same inputs give the same bytes, so the same digest.
+     */
+    public record Built(List<byte[]> blobs, List<Document> manifests, String digest) {}
+
+    /** A manifest to push: its media type and bytes. */
+    public record Document(String mediaType, byte[] body) {}
+
+    /** Pushes what {@link #image} or {@link #index} built under {@code tag}; returns its digest. */
+    public String push(String repository, String tag, Built built) {
+        for (byte[] blob : built.blobs()) {
+            pushBlob(repository, blob);
+        }
+        List<Document> manifests = built.manifests();
+        for (int i = 0; i < manifests.size(); i++) {
+            Document document = manifests.get(i);
+            boolean top = i == manifests.size() - 1;
+            pushManifest(
+                    repository,
+                    top && tag != null ? tag : digest(document.body()),
+                    document.mediaType(),
+                    document.body());
+        }
+        return built.digest();
+    }
+
+    /** A single-platform image: a config with {@code labels} and one small layer derived from them. */
+    public static Built image(Platform platform, Map<String, String> labels, String manifestType) {
         boolean docker = DOCKER_MANIFEST.equals(manifestType);
-        byte[] layer = new byte[64];
-        RANDOM.nextBytes(layer);
-        String layerDigest = pushBlob(repository, layer);
+        byte[] layer = ("layer of " + platform + " " + labels).getBytes(StandardCharsets.UTF_8);
         ObjectNode config = JSON.createObjectNode();
         config.put("architecture", platform.architecture());
         if (platform.variant() != null) {
             config.put("variant", platform.variant());
         }
         config.put("os", "linux");
-        ObjectNode inner = config.putObject("config");
-        ObjectNode labelNode = inner.putObject("Labels");
+        ObjectNode labelNode = config.putObject("config").putObject("Labels");
         labels.forEach(labelNode::put);
         ObjectNode rootfs = config.putObject("rootfs");
         rootfs.put("type", "layers");
         rootfs.putArray("diff_ids").add(digest(layer));
         byte[] configBytes = bytes(config);
-        String configDigest = pushBlob(repository, configBytes);
 
         ObjectNode manifest = JSON.createObjectNode();
         manifest.put("schemaVersion", 2);
         manifest.put("mediaType", manifestType);
-        manifest.set("config", descriptor(docker ? DOCKER_CONFIG : OCI_CONFIG, configDigest, configBytes.length));
-        manifest.putArray("layers").add(descriptor(docker ? DOCKER_LAYER : OCI_LAYER, layerDigest, layer.length));
+        manifest.set(
+                "config", descriptor(docker ? DOCKER_CONFIG : OCI_CONFIG, digest(configBytes), configBytes.length));
+        manifest.putArray("layers").add(descriptor(docker ? DOCKER_LAYER : OCI_LAYER, digest(layer), layer.length));
         byte[] manifestBytes = bytes(manifest);
-        String digest = digest(manifestBytes);
-        pushManifest(repository, tag == null ? digest : tag, manifestType, manifestBytes);
-        return descriptor(manifestType, digest, manifestBytes.length);
+        return new Built(
+                List.of(layer, configBytes), List.of(new Document(manifestType, manifestBytes)), digest(manifestBytes));
     }
 
     /**
-     * Pushes a bootable OS image for several platforms, each config labelled {@value #KERNEL_LABEL}
-     * with its kernel, and an OCI index over them under {@code tag}. Returns the index's digest.
+     * A bootable OS image for several platforms, each config labelled {@value #KERNEL_LABEL} with its
+     * kernel, under an OCI index or a Docker manifest list (with Docker manifests).
      */
-    public String pushOsImage(String repository, String tag, Map<Platform, String> kernels) {
-        return pushIndex(repository, tag, kernels, OCI_INDEX);
-    }
-
-    /** As {@link #pushOsImage}, as an OCI index or a Docker manifest list (with Docker manifests). */
-    public String pushIndex(String repository, String tag, Map<Platform, String> kernels, String indexType) {
+    public static Built index(Map<Platform, String> kernels, String indexType) {
         boolean docker = DOCKER_MANIFEST_LIST.equals(indexType);
         String manifestType = docker ? DOCKER_MANIFEST : OCI_MANIFEST;
         ObjectNode index = JSON.createObjectNode();
         index.put("schemaVersion", 2);
         index.put("mediaType", indexType);
-        ArrayNode manifests = index.putArray("manifests");
+        ArrayNode entries = index.putArray("manifests");
+        List<byte[]> blobs = new ArrayList<>();
+        List<Document> manifests = new ArrayList<>();
         for (Map.Entry<Platform, String> entry : kernels.entrySet()) {
             Map<String, String> labels = new LinkedHashMap<>();
             labels.put(KERNEL_LABEL, entry.getValue());
             labels.put("ostree.bootable", "true");
-            ObjectNode descriptor = push(repository, null, entry.getKey(), labels, manifestType);
+            Built one = image(entry.getKey(), labels, manifestType);
+            blobs.addAll(one.blobs());
+            manifests.addAll(one.manifests());
+            ObjectNode descriptor = descriptor(
+                    manifestType, one.digest(), one.manifests().get(0).body().length);
             ObjectNode platform = descriptor.putObject("platform");
             platform.put("architecture", entry.getKey().architecture());
             platform.put("os", "linux");
             if (entry.getKey().variant() != null) {
                 platform.put("variant", entry.getKey().variant());
             }
-            manifests.add(descriptor);
+            entries.add(descriptor);
         }
-        return pushManifest(repository, tag, indexType, bytes(index));
+        byte[] indexBytes = bytes(index);
+        manifests.add(new Document(indexType, indexBytes));
+        return new Built(blobs, manifests, digest(indexBytes));
+    }
+
+    /**
+     * Pushes a bootable OS image for several platforms (see {@link #index}) as an OCI index under
+     * {@code tag}. Returns the index's digest.
+     */
+    public String pushOsImage(String repository, String tag, Map<Platform, String> kernels) {
+        return pushIndex(repository, tag, kernels, OCI_INDEX);
+    }
+
+    /** As {@link #pushOsImage}, as an OCI index or a Docker manifest list. */
+    public String pushIndex(String repository, String tag, Map<Platform, String> kernels, String indexType) {
+        return push(repository, tag, index(kernels, indexType));
     }
 
     private static ObjectNode descriptor(String mediaType, String digest, long size) {
