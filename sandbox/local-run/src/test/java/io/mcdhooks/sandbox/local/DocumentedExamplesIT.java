@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.gate.LeverActuator;
@@ -16,6 +17,8 @@ import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.sandbox.mco.MaxUnavailable;
 import io.mcdhooks.sandbox.mco.Topology;
 import io.mcdhooks.sandbox.registry.ForkedRegistry;
+import io.mcdhooks.sandbox.registry.ImagePusher;
+import io.mcdhooks.sandbox.registry.ImagePusher.Platform;
 import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
@@ -25,12 +28,16 @@ import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.kafka.Topics;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -78,7 +85,7 @@ class DocumentedExamplesIT {
                 .contains("=== summary: scenario post-check-fails, rollout HELD")
                 .contains("held (1):")
                 .contains("BLOCKED: node-selfcheck FAIL NodeUnhealthy")
-                .contains("stopped: hooks, bridge, simulator, in-memory cluster and Kafka broker are closed");
+                .contains("stopped: hooks, bridge, simulator, in-memory cluster, Kafka broker and registry are closed");
     }
 
     @Test
@@ -252,6 +259,112 @@ class DocumentedExamplesIT {
                         });
             });
         }
+    }
+
+    @Test
+    void theHookAuthorsGuideKmodExampleJudgesEachGateByItsKernelsModuleImage(KafkaBroker kafka, @TempDir Path dir)
+            throws Exception {
+        assumeTrue(ForkedRegistry.installed(), ForkedRegistry.MISSING);
+        Block modules = DocBlocks.find("docs/hook-authors-guide.md", "# /etc/mcdhooks/kmod/modules.yaml");
+        Block conf = DocBlocks.find("docs/hook-authors-guide.md", "# /etc/mcdhooks/kmod/registries.conf");
+        Block secret = DocBlocks.find("docs/hook-authors-guide.md", "{\"auths\"");
+        Block run = DocBlocks.find("docs/hook-authors-guide.md", "export KAFKA_BOOTSTRAP_SERVERS=localhost:9092");
+        // The runner is built as the exec hooks' example builds it.
+        String build = DocBlocks.find("docs/hook-authors-guide.md", "mvn -q -pl hook-runner")
+                .firstLine();
+        // The pull secret's own credentials are the mirror's: a real registry stands in for it.
+        String auth = new ObjectMapper()
+                .readTree(secret.text())
+                .path("auths")
+                .path("mirror.example.com:5000")
+                .path("auth")
+                .asText();
+        String[] user = new String(Base64.getDecoder().decode(auth), StandardCharsets.UTF_8).split(":", 2);
+        createTopics(kafka, Topics.GATE_REQUESTS, Topics.VERDICTS, Topics.DEAD_LETTER);
+        try (ForkedRegistry mirror = ForkedRegistry.start(ForkedRegistry.Options.basic(user[0], user[1]))) {
+            String kernel = "5.14.0-427.13.1.el9_4.x86_64";
+            Map<Platform, String> kernels = new LinkedHashMap<>();
+            kernels.put(Platform.of("amd64"), kernel);
+            kernels.put(new Platform("arm64", "v8"), "5.14.0-427.13.1.el9_4.aarch64");
+            ImagePusher pusher = mirror.pusher();
+            String index = pusher.pushOsImage("openshift-release-dev/ocp-v4.0-art-dev", "4.16", kernels);
+            pusher.pushImage("gpu/nvidia-kmod", kernel, Platform.of("amd64"), Map.of());
+            Files.writeString(dir.resolve("modules.yaml"), modules.text());
+            Files.writeString(
+                    dir.resolve("registries.conf"), conf.text().replace("mirror.example.com:5000", mirror.host()));
+            Files.writeString(
+                    dir.resolve("pull-secret.json"), secret.text().replace("mirror.example.com:5000", mirror.host()));
+            Files.copy(mirror.tls().caFile(), dir.resolve("mirror-ca.pem"));
+            String script = "set -e\n" + build + "\n"
+                    + run.text()
+                            .replace("/etc/mcdhooks/kmod/", dir + "/")
+                            .replace("localhost:9092", kafka.bootstrapServers());
+            String os = "quay.io/openshift-release-dev/ocp-v4.0-art-dev@" + index;
+            GateRequest pool = kmodRequest(Stage.POOL_PRE_UPDATE, null, null, os, "default");
+            GateRequest arm64 = kmodRequest(Stage.PRE_UPDATE, "worker-arm", "arm64", os, "default");
+            GateRequest realtime = kmodRequest(Stage.PRE_UPDATE, "worker-rt", "amd64", os, "realtime");
+
+            try (Shell runner = Shell.start(script, Map.of());
+                    KafkaConsumer<String, byte[]> verdicts = consumer(kafka)) {
+                try (KafkaProducer<String, byte[]> producer = producer(kafka)) {
+                    for (GateRequest request : List.of(pool, arm64, realtime)) {
+                        producer.send(EVENTS.toRecord(
+                                        Topics.GATE_REQUESTS,
+                                        request,
+                                        UUID.randomUUID().toString(),
+                                        URI.create("/clusters/docs/bridge"),
+                                        OffsetDateTime.now(ZoneOffset.UTC),
+                                        Map.of()))
+                                .get(30, TimeUnit.SECONDS);
+                    }
+                }
+                List<Verdict> seen = new ArrayList<>();
+                await().atMost(Duration.ofMinutes(4)).untilAsserted(() -> {
+                    for (ConsumerRecord<String, byte[]> record : verdicts.poll(Duration.ofMillis(500))) {
+                        seen.add((Verdict) EVENTS.fromRecord(record.key(), record.headers(), record.value())
+                                .message());
+                    }
+                    assertThat(seen)
+                            .as(runner.output())
+                            .anySatisfy(v -> {
+                                assertThat(v.gateId()).isEqualTo(pool.gateId());
+                                assertThat(v.outcome()).isEqualTo(Outcome.PASS);
+                                assertThat(v.reason()).isEqualTo("ModulesReady");
+                                assertThat(v.message())
+                                        .contains("registry.example.com/gpu/nvidia-kmod:" + kernel + "@sha256:");
+                            })
+                            .anySatisfy(v -> {
+                                assertThat(v.gateId()).isEqualTo(arm64.gateId());
+                                assertThat(v.outcome()).isEqualTo(Outcome.FAIL);
+                                assertThat(v.reason()).isEqualTo("ModulesNotBuilt");
+                                assertThat(v.message()).contains("registry.example.com/gpu/nvidia-kmod:aarch64-hotfix");
+                            })
+                            .anySatisfy(v -> {
+                                assertThat(v.gateId()).isEqualTo(realtime.gateId());
+                                assertThat(v.reason()).isEqualTo("ModulesNotBuilt");
+                                assertThat(v.message())
+                                        .contains("registry.example.com/gpu/nvidia-kmod:" + kernel + "_rt");
+                            });
+                });
+            }
+        }
+    }
+
+    private static GateRequest kmodRequest(Stage stage, String node, String arch, String osImage, String kernelType) {
+        Instant now = Instant.now();
+        String target = "rendered-worker-" + UUID.randomUUID().toString().substring(0, 8);
+        return new GateRequest(
+                "docs",
+                GateId.of("docs", stage, node == null ? "worker" : node, target),
+                1,
+                stage,
+                new GateRequest.PoolFacts("worker", "1", 3),
+                node == null ? null : new GateRequest.NodeFacts(node, "zone-a", Map.of("kubernetes.io/arch", arch)),
+                "rendered-worker-old",
+                target,
+                new GateRequest.TargetFacts(osImage, kernelType, List.of(), List.of(), null),
+                now,
+                now.plus(Duration.ofMinutes(10)));
     }
 
     private static GateRequest request(String node, List<String> extensions) {
