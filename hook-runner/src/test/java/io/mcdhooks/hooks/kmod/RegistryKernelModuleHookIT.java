@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mcdhooks.hooks.api.Decision;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.hooks.registry.RegistryException;
+import io.mcdhooks.hooks.testing.Kmod;
 import io.mcdhooks.sandbox.registry.ForkedRegistry;
 import io.mcdhooks.sandbox.registry.ImagePusher;
 import io.mcdhooks.sandbox.registry.ImagePusher.Platform;
 import io.mcdhooks.sandbox.registry.junit.RegistryExtension;
-import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
@@ -18,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -126,24 +125,7 @@ class RegistryKernelModuleHookIT {
     }
 
     private static GateRequest request(String osImage, String kernelType, String nodeArch) {
-        Instant now = Instant.now();
-        Stage stage = nodeArch == null ? Stage.POOL_PRE_UPDATE : Stage.PRE_UPDATE;
-        String key = nodeArch == null ? "worker" : "worker-1";
-        return new GateRequest(
-                "it",
-                GateId.of("it", stage, key, "rendered-worker-2"),
-                1,
-                stage,
-                new GateRequest.PoolFacts("worker", "1", 3),
-                nodeArch == null
-                        ? null
-                        : new GateRequest.NodeFacts(
-                                "worker-1", "zone-a", Map.of(RegistryKernelModuleHook.ARCH_LABEL, nodeArch)),
-                "rendered-worker-1",
-                "rendered-worker-2",
-                new GateRequest.TargetFacts(osImage, kernelType, List.of(), List.of(), null),
-                now,
-                now.plus(Duration.ofMinutes(10)));
+        return Kmod.gate(osImage, kernelType, nodeArch == null ? null : "worker-1", nodeArch);
     }
 
     @Test

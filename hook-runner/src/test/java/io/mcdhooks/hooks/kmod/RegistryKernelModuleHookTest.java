@@ -13,13 +13,12 @@ import io.mcdhooks.hooks.registry.PullSecret;
 import io.mcdhooks.hooks.registry.RegistriesConf;
 import io.mcdhooks.hooks.registry.RegistryClient;
 import io.mcdhooks.hooks.registry.RegistryException;
-import io.mcdhooks.schemas.GateId;
+import io.mcdhooks.hooks.testing.Kmod;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
@@ -63,17 +62,8 @@ class RegistryKernelModuleHookTest {
     }
 
     private RegistryKernelModuleHook hook(Map<String, String> suffixes) {
-        List<KmmModule> modules = KmmModules.parse("""
-                apiVersion: kmm.sigs.x-k8s.io/v1beta1
-                kind: Module
-                metadata: {name: nvidia, namespace: gpu}
-                spec:
-                  moduleLoader:
-                    container:
-                      kernelMappings:
-                        - regexp: '^.+$'
-                          containerImage: %s/kmods/nvidia:${KERNEL_FULL_VERSION}
-                """.formatted(registry.host()), "modules.yaml");
+        List<KmmModule> modules = KmmModules.parse(
+                Kmod.module("gpu", "nvidia", registry.host() + "/kmods/nvidia:${KERNEL_FULL_VERSION}"), "modules.yaml");
         RegistryClient client;
         try {
             client = new RegistryClient(
@@ -93,20 +83,8 @@ class RegistryKernelModuleHookTest {
                 RECHECK);
     }
 
-    private GateRequest request(String osImage, String kernelType) {
-        Instant now = Instant.now();
-        return new GateRequest(
-                "c",
-                GateId.of("c", Stage.POOL_PRE_UPDATE, "worker", "rendered-worker-1"),
-                1,
-                Stage.POOL_PRE_UPDATE,
-                new GateRequest.PoolFacts("worker", "1", 3),
-                null,
-                "rendered-worker-0",
-                "rendered-worker-1",
-                new GateRequest.TargetFacts(osImage, kernelType, List.of(), List.of(), null),
-                now,
-                now.plus(Duration.ofMinutes(10)));
+    private static GateRequest request(String osImage, String kernelType) {
+        return Kmod.gate(osImage, kernelType, null, null);
     }
 
     private Decision assess(String reference) {

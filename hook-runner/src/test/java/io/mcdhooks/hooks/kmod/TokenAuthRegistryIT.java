@@ -9,11 +9,11 @@ import com.sun.net.httpserver.HttpsServer;
 import io.mcdhooks.hooks.api.Decision;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.hooks.registry.TokenServer;
+import io.mcdhooks.hooks.testing.Kmod;
 import io.mcdhooks.sandbox.registry.ForkedRegistry;
 import io.mcdhooks.sandbox.registry.ImagePusher;
 import io.mcdhooks.sandbox.registry.ImagePusher.Platform;
 import io.mcdhooks.sandbox.registry.RegistryTls;
-import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
@@ -26,7 +26,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -89,7 +88,7 @@ class TokenAuthRegistryIT {
         String module = pusher.pushImage("kmods/nvidia", KERNEL, Platform.of("amd64"), Map.of());
         int pushTokens = tokens.requests().size();
         RegistryKernelModuleHook hook = hook(dir);
-        GateRequest request = request(registry.host() + "/os/rhcos:4.16");
+        GateRequest request = Kmod.gate(registry.host() + "/os/rhcos:4.16", "default", null, null);
 
         // When the gate is checked twice
         Decision first = hook.assess(request, () -> false);
@@ -113,17 +112,9 @@ class TokenAuthRegistryIT {
     }
 
     private RegistryKernelModuleHook hook(Path dir) throws Exception {
-        Path modules = Files.writeString(dir.resolve("modules.yaml"), """
-                apiVersion: kmm.sigs.x-k8s.io/v1beta1
-                kind: Module
-                metadata: {name: nvidia, namespace: gpu}
-                spec:
-                  moduleLoader:
-                    container:
-                      kernelMappings:
-                        - regexp: '^.+$'
-                          containerImage: %s/kmods/nvidia:${KERNEL_FULL_VERSION}
-                """.formatted(registry.host()));
+        Path modules = Files.writeString(
+                dir.resolve("modules.yaml"),
+                Kmod.module("gpu", "nvidia", registry.host() + "/kmods/nvidia:${KERNEL_FULL_VERSION}"));
         Path secret = Files.writeString(
                 dir.resolve("config.json"),
                 "{\"auths\":{\"" + registry.host() + "\":{\"username\":\"" + USER + "\",\"password\":\"" + PASSWORD
@@ -138,22 +129,6 @@ class TokenAuthRegistryIT {
                         List.of("amd64"),
                         Map.of(),
                         Duration.ofMinutes(1)));
-    }
-
-    private static GateRequest request(String osImage) {
-        Instant now = Instant.now();
-        return new GateRequest(
-                "it",
-                GateId.of("it", Stage.POOL_PRE_UPDATE, "worker", "rendered-worker-2"),
-                1,
-                Stage.POOL_PRE_UPDATE,
-                new GateRequest.PoolFacts("worker", "1", 3),
-                null,
-                "rendered-worker-1",
-                "rendered-worker-2",
-                new GateRequest.TargetFacts(osImage, "default", List.of(), List.of(), null),
-                now,
-                now.plus(Duration.ofMinutes(10)));
     }
 
     /**

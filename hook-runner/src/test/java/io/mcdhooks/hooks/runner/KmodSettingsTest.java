@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mcdhooks.hooks.kmod.RegistryKernelModuleHook;
 import io.mcdhooks.hooks.kmod.RegistryModuleSettings;
+import io.mcdhooks.hooks.testing.Kmod;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,17 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The kmod kind's settings: the registry by default, the catalog only when chosen, every bad file named. */
 class KmodSettingsTest {
 
-    private static final String MODULE = """
-            apiVersion: kmm.sigs.x-k8s.io/v1beta1
-            kind: Module
-            metadata: {name: nvidia, namespace: gpu}
-            spec:
-              moduleLoader:
-                container:
-                  kernelMappings:
-                    - regexp: '^.+$'
-                      containerImage: registry.example/nvidia:${KERNEL_FULL_VERSION}
-            """;
+    private static final String MODULE = Kmod.module("gpu", "nvidia", "registry.example/nvidia:${KERNEL_FULL_VERSION}");
 
     @TempDir
     Path dir;

@@ -4,25 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.mcdhooks.hooks.kmod.RegistryKernelModuleHook;
-import io.mcdhooks.hooks.testing.Requests;
+import io.mcdhooks.hooks.testing.Kmod;
 import io.mcdhooks.hooks.testing.WithKafkaFixture;
 import io.mcdhooks.sandbox.registry.ForkedRegistry;
 import io.mcdhooks.sandbox.registry.ImagePusher;
 import io.mcdhooks.sandbox.registry.ImagePusher.Platform;
 import io.mcdhooks.sandbox.registry.junit.RegistryExtension;
-import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
-import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Verdict;
 import io.mcdhooks.schemas.kafka.Topics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -41,17 +37,9 @@ class RegistryKmodRunnerIT extends WithKafkaFixture {
         // Given an OS image in the registry, a Module naming its image by kernel, and no module image yet
         ImagePusher pusher = registry.pusher();
         String index = pusher.pushOsImage("runner/rhcos", "4.16", Map.of(Platform.of("amd64"), KERNEL));
-        Path modules = Files.writeString(dir.resolve("modules.yaml"), """
-                apiVersion: kmm.sigs.x-k8s.io/v1beta1
-                kind: Module
-                metadata: {name: nvidia, namespace: gpu}
-                spec:
-                  moduleLoader:
-                    container:
-                      containerImage: %s/runner/nvidia:${KERNEL_FULL_VERSION}
-                      kernelMappings:
-                        - regexp: '^.+$'
-                """.formatted(registry.host()));
+        Path modules = Files.writeString(
+                dir.resolve("modules.yaml"),
+                Kmod.module("gpu", "nvidia", registry.host() + "/runner/nvidia:${KERNEL_FULL_VERSION}"));
         String auth = Base64.getEncoder()
                 .encodeToString((RegistryExtension.USERNAME + ":" + RegistryExtension.PASSWORD)
                         .getBytes(StandardCharsets.UTF_8));
@@ -73,7 +61,7 @@ class RegistryKmodRunnerIT extends WithKafkaFixture {
                 "MCDHOOKS_RECHECK_AFTER",
                 "1s"));
         fx.deploy(BuiltInHooks.create(fx.vertx(), config), config);
-        GateRequest request = pool(registry.host() + "/runner/rhcos@" + index);
+        GateRequest request = Kmod.gate(registry.host() + "/runner/rhcos@" + index, "default", null, null);
 
         // When the pool's gate opens
         long offset = fx.publish(request).offset();
@@ -96,22 +84,5 @@ class RegistryKmodRunnerIT extends WithKafkaFixture {
                     assertThat(v.message()).contains("@" + module);
                 }));
         await().atMost(WAIT).until(() -> fx.committed(Topics.hookGroup("kmod")) == offset + 1);
-    }
-
-    private static GateRequest pool(String osImage) {
-        GateRequest template = Requests.poolPreUpdate("gpu", Duration.ofMinutes(5));
-        Instant now = Instant.now();
-        return new GateRequest(
-                template.cluster(),
-                GateId.of(template.cluster(), Stage.POOL_PRE_UPDATE, "gpu", template.targetConfig()),
-                1,
-                Stage.POOL_PRE_UPDATE,
-                template.pool(),
-                null,
-                template.currentConfig(),
-                template.targetConfig(),
-                new GateRequest.TargetFacts(osImage, "default", List.of(), List.of(), null),
-                now,
-                now.plus(Duration.ofMinutes(5)));
     }
 }

@@ -24,6 +24,7 @@ import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Verdict;
+import io.mcdhooks.schemas.codec.InvalidMessageException;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.kafka.Topics;
@@ -226,25 +227,11 @@ class DocumentedExamplesIT {
             GateRequest lacking = request("worker-1", List.of("kernel-devel"));
             GateRequest having = request("worker-2", List.of("usbguard", "kernel-devel"));
             // The runner's group starts from the earliest offset: the requests wait for it.
-            try (KafkaProducer<String, byte[]> producer = producer(kafka)) {
-                for (GateRequest request : List.of(lacking, having)) {
-                    producer.send(EVENTS.toRecord(
-                                    Topics.GATE_REQUESTS,
-                                    request,
-                                    UUID.randomUUID().toString(),
-                                    URI.create("/clusters/docs/bridge"),
-                                    OffsetDateTime.now(ZoneOffset.UTC),
-                                    Map.of()))
-                            .get(30, TimeUnit.SECONDS);
-                }
-            }
+            publish(kafka, List.of(lacking, having));
 
             List<Verdict> seen = new ArrayList<>();
             await().atMost(Duration.ofMinutes(4)).untilAsserted(() -> {
-                for (ConsumerRecord<String, byte[]> record : verdicts.poll(Duration.ofMillis(500))) {
-                    seen.add((Verdict) EVENTS.fromRecord(record.key(), record.headers(), record.value())
-                            .message());
-                }
+                poll(verdicts, seen);
                 assertThat(seen)
                         .as(runner.output())
                         .anySatisfy(v -> {
@@ -306,24 +293,10 @@ class DocumentedExamplesIT {
 
             try (Shell runner = Shell.start(script, Map.of());
                     KafkaConsumer<String, byte[]> verdicts = consumer(kafka)) {
-                try (KafkaProducer<String, byte[]> producer = producer(kafka)) {
-                    for (GateRequest request : List.of(pool, arm64, realtime)) {
-                        producer.send(EVENTS.toRecord(
-                                        Topics.GATE_REQUESTS,
-                                        request,
-                                        UUID.randomUUID().toString(),
-                                        URI.create("/clusters/docs/bridge"),
-                                        OffsetDateTime.now(ZoneOffset.UTC),
-                                        Map.of()))
-                                .get(30, TimeUnit.SECONDS);
-                    }
-                }
+                publish(kafka, List.of(pool, arm64, realtime));
                 List<Verdict> seen = new ArrayList<>();
                 await().atMost(Duration.ofMinutes(4)).untilAsserted(() -> {
-                    for (ConsumerRecord<String, byte[]> record : verdicts.poll(Duration.ofMillis(500))) {
-                        seen.add((Verdict) EVENTS.fromRecord(record.key(), record.headers(), record.value())
-                                .message());
-                    }
+                    poll(verdicts, seen);
                     assertThat(seen)
                             .as(runner.output())
                             .anySatisfy(v -> {
@@ -351,6 +324,22 @@ class DocumentedExamplesIT {
     }
 
     private static GateRequest kmodRequest(Stage stage, String node, String arch, String osImage, String kernelType) {
+        return gate(
+                stage, node, node == null ? null : Map.of("kubernetes.io/arch", arch), osImage, kernelType, List.of());
+    }
+
+    private static GateRequest request(String node, List<String> extensions) {
+        return gate(Stage.PRE_UPDATE, node, Map.of(), "quay.io/example/rhcos@sha256:aaaa", "default", extensions);
+    }
+
+    /** A gate of cluster {@code docs}: the pool {@code worker}'s when {@code node} is null. */
+    private static GateRequest gate(
+            Stage stage,
+            String node,
+            Map<String, String> labels,
+            String osImage,
+            String kernelType,
+            List<String> extensions) {
         Instant now = Instant.now();
         String target = "rendered-worker-" + UUID.randomUUID().toString().substring(0, 8);
         return new GateRequest(
@@ -359,30 +348,37 @@ class DocumentedExamplesIT {
                 1,
                 stage,
                 new GateRequest.PoolFacts("worker", "1", 3),
-                node == null ? null : new GateRequest.NodeFacts(node, "zone-a", Map.of("kubernetes.io/arch", arch)),
+                node == null ? null : new GateRequest.NodeFacts(node, "zone-a", labels),
                 "rendered-worker-old",
                 target,
-                new GateRequest.TargetFacts(osImage, kernelType, List.of(), List.of(), null),
+                new GateRequest.TargetFacts(osImage, kernelType, extensions, List.of(), null),
                 now,
                 now.plus(Duration.ofMinutes(10)));
     }
 
-    private static GateRequest request(String node, List<String> extensions) {
-        Instant now = Instant.now();
-        String target = "rendered-worker-" + UUID.randomUUID().toString().substring(0, 8);
-        return new GateRequest(
-                "docs",
-                GateId.of("docs", Stage.PRE_UPDATE, node, target),
-                1,
-                Stage.PRE_UPDATE,
-                new GateRequest.PoolFacts("worker", "1", 3),
-                new GateRequest.NodeFacts(node, "zone-a", Map.of()),
-                "rendered-worker-old",
-                target,
-                new GateRequest.TargetFacts(
-                        "quay.io/example/rhcos@sha256:aaaa", "default", extensions, List.of(), null),
-                now,
-                now.plus(Duration.ofMinutes(10)));
+    private static void publish(KafkaBroker kafka, List<GateRequest> requests) throws Exception {
+        try (KafkaProducer<String, byte[]> producer = producer(kafka)) {
+            for (GateRequest request : requests) {
+                producer.send(EVENTS.toRecord(
+                                Topics.GATE_REQUESTS,
+                                request,
+                                UUID.randomUUID().toString(),
+                                URI.create("/clusters/docs/bridge"),
+                                OffsetDateTime.now(ZoneOffset.UTC),
+                                Map.of()))
+                        .get(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** Adds the verdicts one poll brings to {@code seen}. */
+    private static List<Verdict> poll(KafkaConsumer<String, byte[]> verdicts, List<Verdict> seen)
+            throws InvalidMessageException {
+        for (ConsumerRecord<String, byte[]> record : verdicts.poll(Duration.ofMillis(500))) {
+            seen.add((Verdict) EVENTS.fromRecord(record.key(), record.headers(), record.value())
+                    .message());
+        }
+        return seen;
     }
 
     private static void createTopics(KafkaBroker kafka, String... topics) throws Exception {
