@@ -3,6 +3,9 @@ package io.mcdhooks.hooks.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.mcdhooks.hooks.kmod.RegistryKernelModuleHook;
 import io.mcdhooks.hooks.kmod.RegistryModuleSettings;
 import io.mcdhooks.hooks.testing.Kmod;
@@ -77,6 +80,32 @@ class KmodSettingsTest {
     void buildsTheHookFromItsFiles() throws Exception {
         HookRunnerConfig config = HookRunnerConfig.fromEnvironment(
                 env("MCDHOOKS_KMOD_MODULES_FILE", file("m.yaml", MODULE).toString()));
+        Vertx vertx = Vertx.vertx();
+        try {
+            assertThat(BuiltInHooks.create(vertx, config)).isInstanceOf(RegistryKernelModuleHook.class);
+        } finally {
+            vertx.close();
+        }
+    }
+
+    @Test
+    void theExampleDeploymentsModulesAreOnesTheHookReads() throws Exception {
+        Path manifest = Path.of("..", "deploy", "base", "hooks", "kmod-check.yaml");
+        String modules = null;
+        try (MappingIterator<JsonNode> documents =
+                new YAMLMapper().readerFor(JsonNode.class).readValues(Files.readString(manifest))) {
+            while (documents.hasNextValue()) {
+                JsonNode document = documents.nextValue();
+                if ("mcdhooks-kmod-modules"
+                        .equals(document.path("metadata").path("name").asText())) {
+                    modules = document.path("data").path("modules.yaml").asText();
+                }
+            }
+        }
+        assertThat(modules).as("ConfigMap mcdhooks-kmod-modules in " + manifest).isNotNull();
+
+        HookRunnerConfig config = HookRunnerConfig.fromEnvironment(
+                env("MCDHOOKS_KMOD_MODULES_FILE", file("deployed.yaml", modules).toString()));
         Vertx vertx = Vertx.vertx();
         try {
             assertThat(BuiltInHooks.create(vertx, config)).isInstanceOf(RegistryKernelModuleHook.class);
