@@ -190,7 +190,10 @@ class WorkloadsTest {
             Map<String, Volume> volumes = spec.getVolumes().stream().collect(Collectors.toMap(Volume::getName, v -> v));
             for (Volume v : spec.getVolumes()) {
                 if (v.getSecret() != null) {
-                    assertThat(v.getSecret().getSecretName()).as(workload).isIn(caSecret, secretOf(spec));
+                    // Besides Kafka's: the kmod hook's registry pull secret, no Kubernetes credential.
+                    assertThat(v.getSecret().getSecretName())
+                            .as(workload)
+                            .isIn(caSecret, secretOf(spec), "mcdhooks-kmod-pull-secret");
                 }
                 if (v.getConfigMap() != null) {
                     assertThat(configMaps)
@@ -200,8 +203,11 @@ class WorkloadsTest {
             }
             // Every file a setting names lies in a mounted volume that holds it.
             Map<String, String> env = env(spec);
-            for (String setting :
-                    List.of("KAFKA_SSL_TRUSTSTORE_LOCATION", "KAFKA_SSL_KEYSTORE_LOCATION", "MCDHOOKS_KMOD_CATALOG")) {
+            for (String setting : List.of(
+                    "KAFKA_SSL_TRUSTSTORE_LOCATION",
+                    "KAFKA_SSL_KEYSTORE_LOCATION",
+                    "MCDHOOKS_KMOD_MODULES_FILE",
+                    "MCDHOOKS_KMOD_PULL_SECRETS")) {
                 String file = env.get(setting);
                 if (file == null) {
                     continue;

@@ -16,9 +16,11 @@ import java.util.List;
 import java.util.concurrent.CompletionStage;
 
 /**
- * Scenario 1: hold an update until out-of-tree kernel modules are built for the target kernel.
- * Answers pool-pre-update and pre-update gates; reads the {@link ModuleCatalog} afresh for every
- * check, from a file or an http(s) URL, so a FAIL turns into a PASS once the build lands.
+ * Scenario 1 offline ({@code MCDHOOKS_KMOD_SOURCE=catalog}): hold an update until out-of-tree kernel
+ * modules are built for the target kernel, as a hand-kept catalog says. Answers pool-pre-update and
+ * pre-update gates; reads the {@link ModuleCatalog} afresh for every check, from a file or an
+ * http(s) URL, so a FAIL turns into a PASS once the build lands. The registry-reading kmod hook is
+ * {@code kmod.RegistryKernelModuleHook}.
  */
 public final class KernelModuleReadinessHook implements Hook {
 

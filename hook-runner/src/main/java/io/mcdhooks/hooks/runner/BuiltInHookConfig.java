@@ -1,5 +1,6 @@
 package io.mcdhooks.hooks.runner;
 
+import io.mcdhooks.hooks.kmod.RegistryModuleSettings;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,7 +15,10 @@ public sealed interface BuiltInHookConfig {
     /** POSTs the request as a structured-mode CloudEvent to {@code url}. */
     record Http(URI url, Path caFile) implements BuiltInHookConfig {}
 
-    /** Kernel-module readiness against a catalog (a file path or an http(s) URL). */
+    /** Kernel-module readiness from the OS image and module images in their registries (the default kmod source). */
+    record KernelModulesFromRegistry(RegistryModuleSettings settings) implements BuiltInHookConfig {}
+
+    /** Kernel-module readiness against a catalog (a file path or an http(s) URL): the offline fallback. */
     record KernelModules(String catalog, List<String> modules, Duration recheckAfter) implements BuiltInHookConfig {
         public KernelModules {
             modules = List.copyOf(modules);

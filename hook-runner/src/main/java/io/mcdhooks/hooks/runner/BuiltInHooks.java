@@ -5,6 +5,7 @@ import io.mcdhooks.hooks.examples.KernelModuleReadinessHook;
 import io.mcdhooks.hooks.examples.NodeSelfCheckHook;
 import io.mcdhooks.hooks.exec.ExecHook;
 import io.mcdhooks.hooks.http.HttpHook;
+import io.mcdhooks.hooks.kmod.RegistryKernelModuleHook;
 import io.mcdhooks.schemas.settings.ConfigException;
 import io.vertx.core.Vertx;
 
@@ -26,6 +27,13 @@ final class BuiltInHooks {
                     http.url(),
                     http.caFile(),
                     config.policy().checkTimeout());
+        }
+        if (settings instanceof BuiltInHookConfig.KernelModulesFromRegistry kmod) {
+            try {
+                return RegistryKernelModuleHook.create(config.selector(), kmod.settings());
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(e.getMessage());
+            }
         }
         if (settings instanceof BuiltInHookConfig.KernelModules kmod) {
             return new KernelModuleReadinessHook(

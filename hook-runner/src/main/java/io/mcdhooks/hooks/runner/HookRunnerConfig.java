@@ -1,6 +1,7 @@
 package io.mcdhooks.hooks.runner;
 
 import io.mcdhooks.hooks.api.GateSelector;
+import io.mcdhooks.hooks.kmod.RegistryModuleSettings;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
 import io.mcdhooks.schemas.kafka.TopicSettings;
@@ -104,6 +105,24 @@ public record HookRunnerConfig(
     public static final Setting<List<String>> KMOD_MODULES = Setting.of(
             "MCDHOOKS_KMOD_MODULES",
             Grammar.listOf(Grammar.matching(Pattern.compile("[A-Za-z0-9_-]+"), "a kernel module name")));
+    public static final Setting<String> KMOD_SOURCE = Setting.of(
+                    "MCDHOOKS_KMOD_SOURCE", Grammar.oneOf("registry", "catalog"))
+            .orElse("registry");
+    public static final Setting<Path> KMOD_MODULES_FILE =
+            Setting.of("MCDHOOKS_KMOD_MODULES_FILE", Grammar.readableFile());
+    public static final Setting<List<Path>> KMOD_PULL_SECRETS =
+            Setting.of("MCDHOOKS_KMOD_PULL_SECRETS", Grammar.listOf(Grammar.readableFile()));
+    public static final Setting<Path> KMOD_CA_FILE = Setting.of("MCDHOOKS_KMOD_CA_FILE", Grammar.readableFile());
+    public static final Setting<Path> KMOD_REGISTRIES_CONF =
+            Setting.of("MCDHOOKS_KMOD_REGISTRIES_CONF", Grammar.readableFile());
+    public static final Setting<List<String>> KMOD_ARCHITECTURES = Setting.of(
+                    "MCDHOOKS_KMOD_ARCHITECTURES",
+                    Grammar.listOf(
+                            Grammar.matching(Pattern.compile("[a-z0-9_]+"), "an architecture (amd64, arm64, ...)")))
+            .orElse("amd64");
+    public static final Setting<List<Map.Entry<String, String>>> KMOD_KERNEL_SUFFIXES = Setting.of(
+            "MCDHOOKS_KMOD_KERNEL_SUFFIXES",
+            Grammar.listOf(Grammar.of("kernelType=suffix (e.g. realtime=+rt)", HookRunnerConfig::kernelSuffix)));
     public static final Setting<String> SELFCHECK_COMMAND = Setting.of("MCDHOOKS_SELFCHECK_COMMAND", COMMAND);
     public static final Setting<URI> SELFCHECK_URL = Setting.of("MCDHOOKS_SELFCHECK_URL", Grammar.httpUrl());
     public static final Setting<OptionalInt> HTTP_PORT = Setting.of(
@@ -140,6 +159,13 @@ public record HookRunnerConfig(
             RECHECK_AFTER,
             HTTP_URL,
             HTTP_CA_FILE,
+            KMOD_SOURCE,
+            KMOD_MODULES_FILE,
+            KMOD_PULL_SECRETS,
+            KMOD_CA_FILE,
+            KMOD_REGISTRIES_CONF,
+            KMOD_ARCHITECTURES,
+            KMOD_KERNEL_SUFFIXES,
             KMOD_CATALOG,
             KMOD_MODULES,
             SELFCHECK_COMMAND,
@@ -247,13 +273,7 @@ public record HookRunnerConfig(
         return switch (kind) {
             case "exec" -> new BuiltInHookConfig.Exec(settings.require(EXEC_COMMAND), settings.get(RECHECK_AFTER));
             case "http" -> new BuiltInHookConfig.Http(settings.require(HTTP_URL), settings.get(HTTP_CA_FILE));
-            case "kmod" -> {
-                Duration recheck = settings.get(RECHECK_AFTER);
-                yield new BuiltInHookConfig.KernelModules(
-                        settings.require(KMOD_CATALOG),
-                        settings.require(KMOD_MODULES),
-                        recheck == null ? Duration.ofMinutes(5) : recheck);
-            }
+            case "kmod" -> kmod(settings);
             case "selfcheck" -> {
                 String command = settings.get(SELFCHECK_COMMAND);
                 URI url = settings.get(SELFCHECK_URL);
@@ -266,6 +286,60 @@ public record HookRunnerConfig(
             }
             default -> throw new IllegalStateException("a kind the grammar of " + HOOK_KIND + " lets through: " + kind);
         };
+    }
+
+    /** The kmod kind reads the registry unless the offline catalog is chosen explicitly. */
+    private static BuiltInHookConfig kmod(Settings settings) {
+        Duration given = settings.get(RECHECK_AFTER);
+        Duration recheckAfter = given == null ? Duration.ofMinutes(5) : given;
+        if ("catalog".equals(settings.get(KMOD_SOURCE))) {
+            refuseOtherMode(
+                    settings,
+                    KMOD_SOURCE.name() + "=catalog",
+                    KMOD_MODULES_FILE,
+                    KMOD_PULL_SECRETS,
+                    KMOD_CA_FILE,
+                    KMOD_REGISTRIES_CONF,
+                    KMOD_KERNEL_SUFFIXES);
+            return new BuiltInHookConfig.KernelModules(
+                    settings.require(KMOD_CATALOG), settings.require(KMOD_MODULES), recheckAfter);
+        }
+        refuseOtherMode(
+                settings,
+                KMOD_SOURCE.name() + "=registry (the default; set catalog for the catalog file)",
+                KMOD_CATALOG,
+                KMOD_MODULES);
+        List<Map.Entry<String, String>> pairs = settings.get(KMOD_KERNEL_SUFFIXES);
+        Map<String, String> suffixes = new LinkedHashMap<>();
+        if (pairs != null) {
+            pairs.forEach(pair -> suffixes.put(pair.getKey(), pair.getValue()));
+        }
+        List<Path> secrets = settings.get(KMOD_PULL_SECRETS);
+        return new BuiltInHookConfig.KernelModulesFromRegistry(new RegistryModuleSettings(
+                settings.require(KMOD_MODULES_FILE),
+                secrets == null ? List.of() : secrets,
+                settings.get(KMOD_CA_FILE),
+                settings.get(KMOD_REGISTRIES_CONF),
+                settings.get(KMOD_ARCHITECTURES),
+                suffixes,
+                recheckAfter));
+    }
+
+    /** A variable of the other kmod mode is refused, so that none is silently ignored. */
+    private static void refuseOtherMode(Settings settings, String mode, Setting<?>... others) {
+        for (Setting<?> other : others) {
+            if (settings.get(other) != null) {
+                throw new ConfigException(other.name() + " is not read with " + mode + ": expected it unset");
+            }
+        }
+    }
+
+    private static Map.Entry<String, String> kernelSuffix(String pair) {
+        int eq = pair.indexOf('=');
+        if (eq < 1 || eq == pair.length() - 1) {
+            throw new IllegalArgumentException();
+        }
+        return Map.entry(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
     }
 
     private static Map.Entry<String, String> label(String pair) {

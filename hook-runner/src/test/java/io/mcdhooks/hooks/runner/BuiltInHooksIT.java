@@ -167,6 +167,8 @@ class BuiltInHooksIT extends WithKafkaFixture {
                 "kmod",
                 "MCDHOOKS_STAGES",
                 "pool-pre-update,pre-update",
+                "MCDHOOKS_KMOD_SOURCE",
+                "catalog",
                 "MCDHOOKS_KMOD_CATALOG",
                 catalog.toString(),
                 "MCDHOOKS_KMOD_MODULES",

@@ -112,7 +112,7 @@ class HookRunnerConfigTest {
         Path file = dir.resolve("hook.properties");
         Files.writeString(
                 file,
-                "MCDHOOKS_HOOK_KIND=kmod\nMCDHOOKS_KMOD_CATALOG=/etc/catalog.json\n"
+                "MCDHOOKS_HOOK_KIND=kmod\nMCDHOOKS_KMOD_SOURCE=catalog\nMCDHOOKS_KMOD_CATALOG=/etc/catalog.json\n"
                         + "MCDHOOKS_KMOD_MODULES=nvidia, ice\nMCDHOOKS_CONCURRENCY=4\n");
 
         HookRunnerConfig config = HookRunnerConfig.fromEnvironment(env(

@@ -4,21 +4,15 @@ import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
 import io.mcdhooks.hooks.api.GateSelector;
 import io.mcdhooks.hooks.api.Hook;
-import io.mcdhooks.hooks.examples.KernelModuleReadinessHook;
 import io.mcdhooks.hooks.examples.NodeSelfCheckHook;
 import io.mcdhooks.hooks.exec.ExecHook;
+import io.mcdhooks.hooks.kmod.RegistryKernelModuleHook;
 import io.mcdhooks.hooks.runner.HookRunnerConfig;
 import io.mcdhooks.hooks.runner.HookRunnerVerticle;
-import io.mcdhooks.sandbox.mco.Topology;
 import io.mcdhooks.schemas.GateDecision.FailurePolicy;
 import io.mcdhooks.schemas.Stage;
 import io.vertx.core.Vertx;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * Vert.x instance, talking only to Kafka), and the UpdateHook resources that register them.
  *
  * <ul>
- * <li>{@value #KMOD}: the kmod example on {@code pool-pre-update}, reading a module catalog file.
+ * <li>{@value #KMOD}: the kmod hook on {@code pool-pre-update}, reading the OS image and the module
+ *     images from the run's registry ({@link LocalRegistry}).
  * <li>{@value #SELFCHECK}: the self-check example on {@code post-update}, running a shell command
  *     with the request in {@code MCDHOOKS_*} variables; in post-check-fails the first node that
  *     asks fails (a marker file remembers which).
@@ -47,14 +42,11 @@ final class LocalHooks implements AutoCloseable {
     static final String SELFCHECK = "node-selfcheck";
     static final String CMDB = "cmdb-sync";
     static final String POOL = "worker";
-    /** The kernel the simulated OS image carries, as the module catalog knows it. */
-    static final String KERNEL = "5.14.0-427.13.1.el9_4.x86_64";
-
-    static final List<String> MODULES = List.of("nvidia", "ice");
     static final int CMDB_TIMEOUT_SECONDS = 3;
 
     private final Scenario scenario;
     private final Path dir;
+    private final LocalRegistry registry;
     private final Map<String, String> kafkaEnv;
     private final Vertx vertx = Vertx.vertx();
     private final Map<String, String> deployments = new LinkedHashMap<>();
@@ -62,29 +54,11 @@ final class LocalHooks implements AutoCloseable {
     /**
      * @param kafkaEnv {@code KAFKA_*} variables for the runners (bootstrap servers at least)
      */
-    LocalHooks(Scenario scenario, Path dir, Map<String, String> kafkaEnv) {
+    LocalHooks(Scenario scenario, Path dir, LocalRegistry registry, Map<String, String> kafkaEnv) {
         this.scenario = scenario;
         this.dir = dir;
+        this.registry = registry;
         this.kafkaEnv = Map.copyOf(kafkaEnv);
-    }
-
-    Path catalog() {
-        return dir.resolve("module-catalog.json");
-    }
-
-    /** Writes the module catalog: the default kernel always has the modules, realtime only if {@code realtimeBuilt}. */
-    void writeCatalog(boolean realtimeBuilt) {
-        String modules = "[\"" + String.join("\", \"", MODULES) + "\"]";
-        String json = "{\n  \"images\": {\"" + Topology.DEFAULT_OS_IMAGE + "\": \"" + KERNEL + "\"},\n"
-                + "  \"modules\": {\"" + KERNEL + "\": {\"default\": " + modules + ", \"realtime\": "
-                + (realtimeBuilt ? modules : "[]") + "}}\n}\n";
-        try {
-            Path tmp = dir.resolve("module-catalog.json.tmp");
-            Files.writeString(tmp, json, StandardCharsets.UTF_8);
-            Files.move(tmp, catalog(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /** The self-check's command: healthy, or in post-check-fails unhealthy on the first node that asks. */
@@ -105,15 +79,10 @@ final class LocalHooks implements AutoCloseable {
 
     /** Starts every runner of the scenario; returns once all consume. */
     void start() {
-        writeCatalog(scenario != Scenario.KMOD_MISSING);
         deploy(
                 KMOD,
-                new KernelModuleReadinessHook(
-                        vertx,
-                        GateSelector.stages(Stage.POOL_PRE_UPDATE),
-                        catalog().toString(),
-                        MODULES,
-                        Duration.ofSeconds(2)));
+                RegistryKernelModuleHook.create(
+                        GateSelector.stages(Stage.POOL_PRE_UPDATE), registry.settings(Duration.ofSeconds(2))));
         deploy(
                 SELFCHECK,
                 new NodeSelfCheckHook(

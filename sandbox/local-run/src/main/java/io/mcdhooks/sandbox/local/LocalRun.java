@@ -182,7 +182,8 @@ public final class LocalRun implements Callable<Integer> {
                     LocalSystem s = system.get();
                     if (s != null) {
                         s.close();
-                        out.println("stopped: hooks, bridge, simulator, in-memory cluster and Kafka broker are closed");
+                        out.println(
+                                "stopped: hooks, bridge, simulator, in-memory cluster, Kafka broker and registry are closed");
                         out.flush();
                     }
                 },

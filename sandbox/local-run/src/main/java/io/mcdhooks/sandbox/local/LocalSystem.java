@@ -74,6 +74,7 @@ public final class LocalSystem implements AutoCloseable {
     private McoSimulator mco;
     private Vertx bridgeVertx;
     private BridgeVerticle bridge;
+    private LocalRegistry registry;
     private LocalHooks hooks;
     private StatusClient status;
     private String initialTarget;
@@ -103,7 +104,11 @@ public final class LocalSystem implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("cannot create a temporary directory", e);
         }
-        // The broker (a forked JVM) and the in-memory cluster start side by side.
+        // The broker (a forked JVM), the registry and the in-memory cluster start side by side.
+        note("starting the registry (docker-registry) with the OS image and the kernel-module images");
+        Path registryDir = dir;
+        CompletableFuture<LocalRegistry> registryStart =
+                CompletableFuture.supplyAsync(() -> LocalRegistry.start(registryDir));
         CompletableFuture<KafkaBroker> forked = null;
         if (config.embeddedKafka()) {
             note("starting the embedded Kafka broker (a forked JVM)");
@@ -117,6 +122,7 @@ public final class LocalSystem implements AutoCloseable {
                 // would make it on a cluster; the run's own writes are the administrator's.
                 bridgeClient = cluster.clientAs(Identity.serviceAccount(NAMESPACE, "mcdhooks-bridge"));
                 Topology.builder()
+                        .osImageUrl(LocalRegistry.OS_IMAGE)
                         .masters(config.masters())
                         .workers(config.workers())
                         .zones(config.zones().toArray(String[]::new))
@@ -135,9 +141,20 @@ public final class LocalSystem implements AutoCloseable {
                 note("cluster from " + config.kubeconfig() + " at " + client.getMasterUrl());
             }
         } finally {
-            if (forked != null) {
-                broker = await(forked, "the embedded Kafka broker");
+            try {
+                if (forked != null) {
+                    broker = await(forked, "the embedded Kafka broker");
+                }
+            } finally {
+                registry = await(registryStart, "the registry");
             }
+        }
+        note("registry at https://" + registry.host() + ": OS image " + LocalRegistry.OS_IMAGE + " (kernel "
+                + LocalRegistry.KERNEL + ") through a mirror, modules " + LocalRegistry.MODULES + " for that kernel");
+        if (config.scenario() != Scenario.KMOD_MISSING) {
+            registry.pushModules(LocalRegistry.REALTIME_KERNEL);
+            note("modules " + LocalRegistry.MODULES + " are built for the realtime kernel "
+                    + LocalRegistry.REALTIME_KERNEL + " too");
         }
         bootstrapServers = broker != null ? broker.bootstrapServers() : config.bootstrapServers();
         note("Kafka at " + bootstrapServers);
@@ -181,7 +198,7 @@ public final class LocalSystem implements AutoCloseable {
             }
         });
         kafkaEnv.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
-        hooks = new LocalHooks(config.scenario(), dir, kafkaEnv);
+        hooks = new LocalHooks(config.scenario(), dir, registry, kafkaEnv);
         hooks.start();
         for (UpdateHook hook : hooks.registrations(config.hookDownPolicy())) {
             client.resources(UpdateHook.class).resource(hook).createOr(NonDeletingOperation::update);
@@ -232,9 +249,9 @@ public final class LocalSystem implements AutoCloseable {
             scenarioActionsDoneAt = null;
             timer.schedule(
                     () -> {
-                        hooks.writeCatalog(true);
-                        note("the module build landed: " + LocalHooks.MODULES + " are now in the catalog for kernel "
-                                + LocalHooks.KERNEL + " (realtime)");
+                        List<String> pushed = registry.pushModules(LocalRegistry.REALTIME_KERNEL);
+                        note("the module build landed: pushed " + String.join(", ", pushed) + " (kernel "
+                                + LocalRegistry.REALTIME_KERNEL + ")");
                         scenarioActionsDoneAt = Instant.now();
                     },
                     config.kmodModulesAfter().toMillis(),
@@ -411,6 +428,11 @@ public final class LocalSystem implements AutoCloseable {
         steps.add(() -> {
             if (broker != null) {
                 broker.close();
+            }
+        });
+        steps.add(() -> {
+            if (registry != null) {
+                registry.close();
             }
         });
         steps.add(this::deleteDir);

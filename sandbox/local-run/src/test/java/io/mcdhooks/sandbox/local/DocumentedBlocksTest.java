@@ -92,6 +92,17 @@ class DocumentedBlocksTest {
                     "package io.mcdhooks.hooks.examples;",
                     "hook-runner/src/test/java/io/mcdhooks/hooks/examples/HookAuthorsGuideTest.java",
                     "<!-- example: "),
+            runBy("docs/hook-authors-guide.md", "# /etc/mcdhooks/kmod/modules.yaml", "DocumentedExamplesIT"),
+            runBy("docs/hook-authors-guide.md", "# /etc/mcdhooks/kmod/registries.conf", "DocumentedExamplesIT"),
+            checkedIn(
+                    "docs/hook-authors-guide.md",
+                    "{\"auths\"",
+                    "sandbox/local-run/src/test/java/io/mcdhooks/sandbox/local/DocumentedExamplesIT.java",
+                    "DocBlocks.find(\"docs/hook-authors-guide.md\", \"{\\\"auths\\\"\")"),
+            runBy(
+                    "docs/hook-authors-guide.md",
+                    "export KAFKA_BOOTSTRAP_SERVERS=localhost:9092",
+                    "DocumentedExamplesIT"),
             new Claim("docs/hook-authors-guide.md", "{\n", "read by ModuleCatalog as the guide explains", b -> {
                 try {
                     ModuleCatalog catalog = ModuleCatalog.parse(b.text().getBytes(StandardCharsets.UTF_8));

@@ -2,7 +2,9 @@ package io.mcdhooks.sandbox.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.gate.GateObjects;
@@ -12,21 +14,29 @@ import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
 import io.mcdhooks.sandbox.local.DocBlocks.Block;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
+import io.mcdhooks.sandbox.registry.ForkedRegistry;
+import io.mcdhooks.sandbox.registry.ImagePusher;
+import io.mcdhooks.sandbox.registry.ImagePusher.Platform;
 import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Verdict;
+import io.mcdhooks.schemas.codec.InvalidMessageException;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.kafka.Topics;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -62,6 +72,7 @@ class DocumentedExamplesIT {
 
     @Test
     void theReadmeQuickStartRollsOutAndHoldsTheNodeWhosePostUpdateCheckFails() {
+        assumeTrue(ForkedRegistry.installed(), ForkedRegistry.MISSING);
         Block readme = DocBlocks.find("README.md", "./run-local --scenario");
         assertThat(DocBlocks.find("docs/local-run.md", "./run-local --scenario").text())
                 .isEqualTo(readme.text());
@@ -73,11 +84,12 @@ class DocumentedExamplesIT {
                 .contains("=== summary: scenario post-check-fails, rollout HELD")
                 .contains("held (1):")
                 .contains("BLOCKED: node-selfcheck FAIL NodeUnhealthy")
-                .contains("stopped: hooks, bridge, simulator, in-memory cluster and Kafka broker are closed");
+                .contains("stopped: hooks, bridge, simulator, in-memory cluster, Kafka broker and registry are closed");
     }
 
     @Test
     void theLocalRunServesAGivenClusterAndKafkaUntilCtrlC(KafkaBroker kafka, @TempDir Path dir) {
+        assumeTrue(ForkedRegistry.installed(), ForkedRegistry.MISSING);
         Block block = DocBlocks.find("docs/local-run.md", "./run-local --kubeconfig");
         try (InMemoryCluster cluster = TwoWorkers.start()) {
             Path kubeconfig = cluster.writeKubeconfig(dir.resolve("test-cluster"));
@@ -206,25 +218,11 @@ class DocumentedExamplesIT {
             GateRequest lacking = request("worker-1", List.of("kernel-devel"));
             GateRequest having = request("worker-2", List.of("usbguard", "kernel-devel"));
             // The runner's group starts from the earliest offset: the requests wait for it.
-            try (KafkaProducer<String, byte[]> producer = producer(kafka)) {
-                for (GateRequest request : List.of(lacking, having)) {
-                    producer.send(EVENTS.toRecord(
-                                    Topics.GATE_REQUESTS,
-                                    request,
-                                    UUID.randomUUID().toString(),
-                                    URI.create("/clusters/docs/bridge"),
-                                    OffsetDateTime.now(ZoneOffset.UTC),
-                                    Map.of()))
-                            .get(30, TimeUnit.SECONDS);
-                }
-            }
+            publish(kafka, List.of(lacking, having));
 
             List<Verdict> seen = new ArrayList<>();
             await().atMost(Duration.ofMinutes(4)).untilAsserted(() -> {
-                for (ConsumerRecord<String, byte[]> record : verdicts.poll(Duration.ofMillis(500))) {
-                    seen.add((Verdict) EVENTS.fromRecord(record.key(), record.headers(), record.value())
-                            .message());
-                }
+                poll(verdicts, seen);
                 assertThat(seen)
                         .as(runner.output())
                         .anySatisfy(v -> {
@@ -241,22 +239,137 @@ class DocumentedExamplesIT {
         }
     }
 
+    @Test
+    void theHookAuthorsGuideKmodExampleJudgesEachGateByItsKernelsModuleImage(KafkaBroker kafka, @TempDir Path dir)
+            throws Exception {
+        assumeTrue(ForkedRegistry.installed(), ForkedRegistry.MISSING);
+        Block modules = DocBlocks.find("docs/hook-authors-guide.md", "# /etc/mcdhooks/kmod/modules.yaml");
+        Block conf = DocBlocks.find("docs/hook-authors-guide.md", "# /etc/mcdhooks/kmod/registries.conf");
+        Block secret = DocBlocks.find("docs/hook-authors-guide.md", "{\"auths\"");
+        Block run = DocBlocks.find("docs/hook-authors-guide.md", "export KAFKA_BOOTSTRAP_SERVERS=localhost:9092");
+        // The runner is built as the exec hooks' example builds it.
+        String build = DocBlocks.find("docs/hook-authors-guide.md", "mvn -q -pl hook-runner")
+                .firstLine();
+        // The pull secret's own credentials are the mirror's: a real registry stands in for it.
+        String auth = new ObjectMapper()
+                .readTree(secret.text())
+                .path("auths")
+                .path("mirror.example.com:5000")
+                .path("auth")
+                .asText();
+        String[] user = new String(Base64.getDecoder().decode(auth), StandardCharsets.UTF_8).split(":", 2);
+        createTopics(kafka, Topics.GATE_REQUESTS, Topics.VERDICTS, Topics.DEAD_LETTER);
+        try (ForkedRegistry mirror = ForkedRegistry.start(ForkedRegistry.Options.basic(user[0], user[1]))) {
+            String kernel = "5.14.0-427.13.1.el9_4.x86_64";
+            Map<Platform, String> kernels = new LinkedHashMap<>();
+            kernels.put(Platform.of("amd64"), kernel);
+            kernels.put(new Platform("arm64", "v8"), "5.14.0-427.13.1.el9_4.aarch64");
+            ImagePusher pusher = mirror.pusher();
+            String index = pusher.pushOsImage("openshift-release-dev/ocp-v4.0-art-dev", "4.16", kernels);
+            pusher.pushImage("gpu/nvidia-kmod", kernel, Platform.of("amd64"), Map.of());
+            Files.writeString(dir.resolve("modules.yaml"), modules.text());
+            Files.writeString(
+                    dir.resolve("registries.conf"), conf.text().replace("mirror.example.com:5000", mirror.host()));
+            Files.writeString(
+                    dir.resolve("pull-secret.json"), secret.text().replace("mirror.example.com:5000", mirror.host()));
+            Files.copy(mirror.tls().caFile(), dir.resolve("mirror-ca.pem"));
+            String script = "set -e\n" + build + "\n"
+                    + run.text()
+                            .replace("/etc/mcdhooks/kmod/", dir + "/")
+                            .replace("localhost:9092", kafka.bootstrapServers());
+            String os = "quay.io/openshift-release-dev/ocp-v4.0-art-dev@" + index;
+            GateRequest pool = kmodRequest(Stage.POOL_PRE_UPDATE, null, null, os, "default");
+            GateRequest arm64 = kmodRequest(Stage.PRE_UPDATE, "worker-arm", "arm64", os, "default");
+            GateRequest realtime = kmodRequest(Stage.PRE_UPDATE, "worker-rt", "amd64", os, "realtime");
+
+            try (Shell runner = Shell.start(script, Map.of());
+                    KafkaConsumer<String, byte[]> verdicts = consumer(kafka)) {
+                publish(kafka, List.of(pool, arm64, realtime));
+                List<Verdict> seen = new ArrayList<>();
+                await().atMost(Duration.ofMinutes(4)).untilAsserted(() -> {
+                    poll(verdicts, seen);
+                    assertThat(seen)
+                            .as(runner.output())
+                            .anySatisfy(v -> {
+                                assertThat(v.gateId()).isEqualTo(pool.gateId());
+                                assertThat(v.outcome()).isEqualTo(Outcome.PASS);
+                                assertThat(v.reason()).isEqualTo("ModulesReady");
+                                assertThat(v.message())
+                                        .contains("registry.example.com/gpu/nvidia-kmod:" + kernel + "@sha256:");
+                            })
+                            .anySatisfy(v -> {
+                                assertThat(v.gateId()).isEqualTo(arm64.gateId());
+                                assertThat(v.outcome()).isEqualTo(Outcome.FAIL);
+                                assertThat(v.reason()).isEqualTo("ModulesNotBuilt");
+                                assertThat(v.message()).contains("registry.example.com/gpu/nvidia-kmod:aarch64-hotfix");
+                            })
+                            .anySatisfy(v -> {
+                                assertThat(v.gateId()).isEqualTo(realtime.gateId());
+                                assertThat(v.reason()).isEqualTo("ModulesNotBuilt");
+                                assertThat(v.message())
+                                        .contains("registry.example.com/gpu/nvidia-kmod:" + kernel + "_rt");
+                            });
+                });
+            }
+        }
+    }
+
+    private static GateRequest kmodRequest(Stage stage, String node, String arch, String osImage, String kernelType) {
+        return gate(
+                stage, node, node == null ? null : Map.of("kubernetes.io/arch", arch), osImage, kernelType, List.of());
+    }
+
     private static GateRequest request(String node, List<String> extensions) {
+        return gate(Stage.PRE_UPDATE, node, Map.of(), "quay.io/example/rhcos@sha256:aaaa", "default", extensions);
+    }
+
+    /** A gate of cluster {@code docs}: the pool {@code worker}'s when {@code node} is null. */
+    private static GateRequest gate(
+            Stage stage,
+            String node,
+            Map<String, String> labels,
+            String osImage,
+            String kernelType,
+            List<String> extensions) {
         Instant now = Instant.now();
         String target = "rendered-worker-" + UUID.randomUUID().toString().substring(0, 8);
         return new GateRequest(
                 "docs",
-                GateId.of("docs", Stage.PRE_UPDATE, node, target),
+                GateId.of("docs", stage, node == null ? "worker" : node, target),
                 1,
-                Stage.PRE_UPDATE,
+                stage,
                 new GateRequest.PoolFacts("worker", "1", 3),
-                new GateRequest.NodeFacts(node, "zone-a", Map.of()),
+                node == null ? null : new GateRequest.NodeFacts(node, "zone-a", labels),
                 "rendered-worker-old",
                 target,
-                new GateRequest.TargetFacts(
-                        "quay.io/example/rhcos@sha256:aaaa", "default", extensions, List.of(), null),
+                new GateRequest.TargetFacts(osImage, kernelType, extensions, List.of(), null),
                 now,
                 now.plus(Duration.ofMinutes(10)));
+    }
+
+    private static void publish(KafkaBroker kafka, List<GateRequest> requests) throws Exception {
+        try (KafkaProducer<String, byte[]> producer = producer(kafka)) {
+            for (GateRequest request : requests) {
+                producer.send(EVENTS.toRecord(
+                                Topics.GATE_REQUESTS,
+                                request,
+                                UUID.randomUUID().toString(),
+                                URI.create("/clusters/docs/bridge"),
+                                OffsetDateTime.now(ZoneOffset.UTC),
+                                Map.of()))
+                        .get(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** Adds the verdicts one poll brings to {@code seen}. */
+    private static List<Verdict> poll(KafkaConsumer<String, byte[]> verdicts, List<Verdict> seen)
+            throws InvalidMessageException {
+        for (ConsumerRecord<String, byte[]> record : verdicts.poll(Duration.ofMillis(500))) {
+            seen.add((Verdict) EVENTS.fromRecord(record.key(), record.headers(), record.value())
+                    .message());
+        }
+        return seen;
     }
 
     private static void createTopics(KafkaBroker kafka, String... topics) throws Exception {

@@ -1,14 +1,17 @@
 package io.mcdhooks.sandbox.local;
 
+import io.mcdhooks.sandbox.registry.ForkedRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 
 /** The post-check-fails scenario on 1 master and 3 workers, watched until the first updated node is held. */
 record HeldRun(LocalSystem system, RunSummary summary) implements AutoCloseable {
 
     static HeldRun start() {
+        Assumptions.assumeTrue(ForkedRegistry.installed(), ForkedRegistry.MISSING);
         LocalRunConfig config = LocalRunConfig.defaults(Scenario.POST_CHECK_FAILS)
                 .withTopology(1, 3, List.of("zone-a"), 1)
                 .withHttpPort(0);

@@ -2,10 +2,13 @@ package io.mcdhooks.sandbox.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.hooks.kmod.KmmTemplate;
+import io.mcdhooks.sandbox.registry.ForkedRegistry;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -16,6 +19,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +32,11 @@ class LocalRunIT {
 
     private static final int WORKERS = 4;
     private static final Duration SCENARIO_LIMIT = Duration.ofMinutes(2);
+
+    @BeforeAll
+    static void needsTheRegistry() {
+        assumeTrue(ForkedRegistry.installed(), ForkedRegistry.MISSING);
+    }
 
     @Test
     void happyRollsTheKernelChangeThroughEveryWorkerAndHoldsNothing() {
@@ -64,7 +73,10 @@ class LocalRunIT {
             int releasedAt = output.indexOf(": RELEASED (released)", blocked);
             assertThat(blockedAt).isPositive();
             assertThat(releasedAt).isGreaterThan(blockedAt);
-            assertThat(output).contains("the module build landed");
+            assertThat(output).contains("the module build landed: pushed ");
+            assertThat(system.notes())
+                    .anyMatch(n -> n.contains("the module build landed")
+                            && n.contains("/kmods/nvidia:" + KmmTemplate.normalize(LocalRegistry.REALTIME_KERNEL)));
             assertThat(summary.ending()).isEqualTo(RunSummary.Ending.COMPLETED);
             assertThat(summary.updated()).isEqualTo(WORKERS);
             assertThat(summary.held()).isEmpty();

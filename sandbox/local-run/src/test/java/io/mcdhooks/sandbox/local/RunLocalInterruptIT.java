@@ -2,7 +2,9 @@ package io.mcdhooks.sandbox.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.mcdhooks.sandbox.registry.ForkedRegistry;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -35,6 +37,7 @@ class RunLocalInterruptIT {
 
     @Test
     void ctrlCMidRolloutStopsEverythingAndLeavesNoBrokerProcess() throws Exception {
+        assumeTrue(ForkedRegistry.installed(), ForkedRegistry.MISSING);
         // Given the local run started as a separate process, mid-rollout
         String classes = System.getProperty("local-run.classes");
         String classpath = Files.readString(Path.of(System.getProperty("local-run.classpath")))
@@ -77,6 +80,10 @@ class RunLocalInterruptIT {
         List<ProcessHandle> brokers = new ArrayList<>(
                 child.descendants().filter(RunLocalInterruptIT::isBroker).toList());
         assertThat(brokers).as("the forked broker runs under the local run").isNotEmpty();
+        List<ProcessHandle> registries = new ArrayList<>(child.descendants()
+                .filter(p -> commandLine(p).contains("docker-registry"))
+                .toList());
+        assertThat(registries).as("the registry runs under the local run").isNotEmpty();
 
         // When it gets SIGINT, as from Ctrl-C
         Process kill = new ProcessBuilder("/bin/sh", "-c", "kill -INT " + child.pid()).start();
@@ -87,6 +94,7 @@ class RunLocalInterruptIT {
         reader.join(5000);
         assertThat(lines).anyMatch(l -> l.startsWith("stopped:"));
         assertThat(brokers).noneMatch(ProcessHandle::isAlive);
+        await().atMost(Duration.ofSeconds(20)).until(() -> registries.stream().noneMatch(ProcessHandle::isAlive));
         assertThat(ProcessHandle.allProcesses()
                         .filter(RunLocalInterruptIT::isBroker)
                         .filter(p -> p.parent()
@@ -96,19 +104,21 @@ class RunLocalInterruptIT {
         Files.deleteIfExists(log);
     }
 
-    /** The forked broker's main class is on its command line ({@code /proc} on Linux, else what the JDK sees). */
+    /** The forked broker's main class is on its command line. */
     private static boolean isBroker(ProcessHandle process) {
+        return commandLine(process).contains("SandboxBroker");
+    }
+
+    /** A process's command line ({@code /proc} on Linux, else what the JDK sees); empty once gone. */
+    private static String commandLine(ProcessHandle process) {
         Path cmdline = Path.of("/proc", Long.toString(process.pid()), "cmdline");
         try {
             if (Files.isReadable(cmdline)) {
-                return new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8).contains("SandboxBroker");
+                return new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8);
             }
         } catch (IOException e) {
-            return false; // gone meanwhile
+            return ""; // gone meanwhile
         }
-        return process.info()
-                .commandLine()
-                .map(c -> c.contains("SandboxBroker"))
-                .orElse(false);
+        return process.info().commandLine().orElse("");
     }
 }
