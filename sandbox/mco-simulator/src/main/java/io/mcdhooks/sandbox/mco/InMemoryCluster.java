@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersionBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -15,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Queue;
 import java.util.logging.Level;
 import org.slf4j.Logger;
@@ -22,7 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An in-memory Kubernetes API server: fabric8's mock server in CRUD mode, with the Machine Config
- * Operator's CustomResourceDefinitions installed.
+ * Operator's CustomResourceDefinitions installed (MachineConfigPool, MachineConfig, MachineConfigNode,
+ * MachineConfiguration) and the two OpenShift config kinds it reads and writes (Infrastructure,
+ * ClusterOperator).
  *
  * <p>It serves plain HTTP on localhost. Clients in this JVM use {@link #client()} or
  * {@link #newClient()}; clients in other processes read the kubeconfig written by
@@ -155,7 +159,13 @@ public final class InMemoryCluster implements AutoCloseable {
     }
 
     private void installCrds() {
-        for (String kind : new String[] {"MachineConfigPool", "MachineConfig", "MachineConfigNode"}) {
+        for (ResourceDefinitionContext kind : List.of(
+                Mco.POOLS,
+                Mco.MACHINE_CONFIGS,
+                Mco.MACHINE_CONFIG_NODES,
+                Mco.MACHINE_CONFIGURATIONS,
+                Mco.INFRASTRUCTURES,
+                Mco.CLUSTER_OPERATORS)) {
             client.apiextensions()
                     .v1()
                     .customResourceDefinitions()
@@ -164,11 +174,10 @@ public final class InMemoryCluster implements AutoCloseable {
         }
     }
 
-    private static CustomResourceDefinition crd(String kind) {
-        String plural = kind.toLowerCase() + "s";
-        boolean statusSubresource = !kind.equals("MachineConfig");
+    private static CustomResourceDefinition crd(ResourceDefinitionContext kind) {
+        boolean statusSubresource = !kind.getKind().equals("MachineConfig");
         var version = new CustomResourceDefinitionVersionBuilder()
-                .withName(Mco.VERSION)
+                .withName(kind.getVersion())
                 .withServed(true)
                 .withStorage(true)
                 .withNewSchema()
@@ -182,16 +191,16 @@ public final class InMemoryCluster implements AutoCloseable {
         }
         return new CustomResourceDefinitionBuilder()
                 .withNewMetadata()
-                .withName(plural + "." + Mco.GROUP)
+                .withName(kind.getPlural() + "." + kind.getGroup())
                 .endMetadata()
                 .withNewSpec()
-                .withGroup(Mco.GROUP)
+                .withGroup(kind.getGroup())
                 .withScope("Cluster")
                 .withNewNames()
-                .withKind(kind)
-                .withPlural(plural)
-                .withSingular(kind.toLowerCase())
-                .withListKind(kind + "List")
+                .withKind(kind.getKind())
+                .withPlural(kind.getPlural())
+                .withSingular(kind.getKind().toLowerCase())
+                .withListKind(kind.getKind() + "List")
                 .endNames()
                 .withVersions(version.build())
                 .endSpec()

@@ -3,6 +3,7 @@ package io.mcdhooks.sandbox.mco;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.mcdhooks.sandbox.mco.disruption.NodeDisruptionPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,10 @@ final class SimContext {
     final MachineConfigNodes mcns;
     final SharedIndexInformer<GenericKubernetesResource> machineConfigs;
     final SharedIndexInformer<GenericKubernetesResource> pools;
+    private volatile SharedIndexInformer<GenericKubernetesResource> machineConfigurations;
+    private volatile SharedIndexInformer<GenericKubernetesResource> infrastructures;
+    private volatile SimulatedDeployment controller;
+    private volatile SimulatedDeployment operator;
     private final Map<String, List<Fault>> faults = new ConcurrentHashMap<>();
     private final Map<String, Random> randoms = new ConcurrentHashMap<>();
 
@@ -40,9 +45,73 @@ final class SimContext {
         this.nodes = nodes;
         this.writer = new ClusterWriter(client, nodes);
         this.events = new EventRecorder(client, clock, config.seed());
-        this.mcns = new MachineConfigNodes(client, clock, config.machineConfigNodes());
+        this.mcns = new MachineConfigNodes(client, clock, nodes, config.machineConfigNodes());
         this.machineConfigs = machineConfigs;
         this.pools = pools;
+    }
+
+    /** The informers of the cluster-scoped singletons the MCO reads. */
+    void clusterConfig(
+            SharedIndexInformer<GenericKubernetesResource> machineConfigurations,
+            SharedIndexInformer<GenericKubernetesResource> infrastructures) {
+        this.machineConfigurations = machineConfigurations;
+        this.infrastructures = infrastructures;
+    }
+
+    /** Where the MCC (node, render and drain controllers) and the operator run. */
+    void deployments(SimulatedDeployment controller, SimulatedDeployment operator) {
+        this.controller = controller;
+        this.operator = operator;
+    }
+
+    boolean mccRunning() {
+        return controller == null || controller.running();
+    }
+
+    boolean operatorRunning() {
+        return operator == null || operator.running();
+    }
+
+    /** {@code MachineConfiguration/cluster}, or null. */
+    GenericKubernetesResource machineConfiguration() {
+        return machineConfigurations == null
+                ? null
+                : machineConfigurations.getStore().getByKey(Mco.CLUSTER);
+    }
+
+    /**
+     * The policy the operator published in {@code MachineConfiguration/cluster}
+     * {@code status.nodeDisruptionPolicyStatus}, or null while it has not (or is not current).
+     */
+    NodeDisruptionPolicy disruptionPolicy() {
+        GenericKubernetesResource mc = machineConfiguration();
+        if (mc == null) {
+            return null;
+        }
+        Map<String, Object> status =
+                NodeController.map(mc.getAdditionalProperties().get("status"));
+        Object policies =
+                NodeController.map(status.get("nodeDisruptionPolicyStatus")).get("clusterPolicies");
+        long generation =
+                mc.getMetadata().getGeneration() == null ? 1 : mc.getMetadata().getGeneration();
+        if (!(policies instanceof Map<?, ?>)
+                || !(status.get("observedGeneration") instanceof Number observed)
+                || observed.longValue() != generation) {
+            return null;
+        }
+        return NodeDisruptionPolicy.fromStatus(NodeController.map(policies));
+    }
+
+    /** {@code Infrastructure/cluster} {@code status.controlPlaneTopology}, or null. */
+    String controlPlaneTopology() {
+        GenericKubernetesResource infra =
+                infrastructures == null ? null : infrastructures.getStore().getByKey(Mco.CLUSTER);
+        if (infra == null) {
+            return null;
+        }
+        Object topology = NodeController.map(infra.getAdditionalProperties().get("status"))
+                .get("controlPlaneTopology");
+        return topology instanceof String s ? s : null;
     }
 
     /** {@code base} with this node's seeded jitter. */

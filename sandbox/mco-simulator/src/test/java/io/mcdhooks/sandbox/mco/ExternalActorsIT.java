@@ -30,7 +30,7 @@ class ExternalActorsIT {
             // ... and the pool reports the pause, while no node is assigned the new config
             await().atMost(LONG)
                     .untilAsserted(() -> assertThat(sim.poolStatus("worker").toString())
-                            .contains("Pool is paused; will not update to " + target));
+                            .contains("Pool is paused; will not update to MachineConfig " + target));
             await().during(Duration.ofSeconds(2))
                     .atMost(Duration.ofSeconds(5))
                     .until(() -> sim.client.nodes().list().getItems().stream()

@@ -30,7 +30,13 @@ class McdStepTest {
     }
 
     @Test
-    void singleReplicaNodesSkipTheDrainAndNoRebootSkipsThePostAction() {
-        assertThat(McdStep.sequence(false, false)).containsExactly(McdStep.ASSIGNED, McdStep.WORKING, McdStep.DONE);
+    void aRebootlessUpdateWithoutDrainStillDoesTheUncordonHandshake() {
+        assertThat(McdStep.sequence(false, false))
+                .containsExactly(
+                        McdStep.ASSIGNED,
+                        McdStep.WORKING,
+                        McdStep.UNCORDON_REQUESTED,
+                        McdStep.UNCORDONED,
+                        McdStep.DONE);
     }
 }
