@@ -123,7 +123,10 @@ final class MachineConfigDaemon {
         if (desired.isEmpty()) {
             return;
         }
-        if (desired.equals(current) && desired.equals(onDisk) && Mco.STATE_DONE.equals(annotation(n, Mco.STATE))) {
+        if (desired.equals(current)
+                && desired.equals(onDisk)
+                && !imageChanges(n)
+                && Mco.STATE_DONE.equals(annotation(n, Mco.STATE))) {
             sim.mcns.set(node, "Updated", "True", "Updated", "Node " + node + " Updated");
             return;
         }
@@ -166,7 +169,10 @@ final class MachineConfigDaemon {
         Map<String, Object> oldSpec = sim.renderedSpec(from);
         Map<String, Object> newSpec = sim.renderedSpec(target);
         ConfigDiff diff = ConfigDiff.between(oldSpec, newSpec);
-        List<DisruptionAction> actions = DisruptionActions.calculate(diff, policy);
+        // Leaving (or moving within) image mode changes the OS image: a reboot whatever the files say.
+        List<DisruptionAction> actions = imageChanges(sim.nodes.get(node))
+                ? List.of(DisruptionAction.reboot())
+                : DisruptionActions.calculate(diff, policy);
         boolean drain;
         try {
             drain = DisruptionActions.drainRequired(actions, oldSpec, newSpec);
@@ -507,6 +513,14 @@ final class MachineConfigDaemon {
             n.getStatus().setConditions(conditions);
             return n;
         });
+    }
+
+    /**
+     * {@code prepUpdateFromCluster} for image annotations: the image on disk ({@code currentImage})
+     * differs from {@code desiredImage} (absent in a pool without image mode).
+     */
+    private static boolean imageChanges(Node n) {
+        return !annotation(n, Mco.CURRENT_IMAGE).equals(annotation(n, Mco.DESIRED_IMAGE));
     }
 
     /** The MCD's {@code getControlPlaneTopology}: the node annotation the MCC copies from Infrastructure. */
