@@ -188,27 +188,11 @@ final class MachineConfigDaemon {
                 "Update Compatible. Post Cfg Actions: [] Drain Required: " + drain);
         var update = new Update(a, from, target, oldSpec, newSpec, diff, actions);
         if (!drain) {
-            sim.mcns.set(
-                    node,
-                    "UpdateExecuted",
-                    "Unknown",
-                    "Drained",
-                    "Node Drain Not required for this update.",
-                    "Drained",
-                    "False",
-                    "Node Drain Not required for this update.");
+            drainNotRequired();
             apply(update);
         } else if (singleReplica()) {
             // performDrain: a single-replica control plane has nowhere to move pods to.
-            sim.mcns.set(
-                    node,
-                    "UpdateExecuted",
-                    "Unknown",
-                    "Drained",
-                    "Node Drain Not required for this update.",
-                    "Drained",
-                    "False",
-                    "Node Drain Not required for this update.");
+            drainNotRequired();
             nodeEvent("Normal", "Drain", "Drain not required, skipping");
             apply(update);
         } else if (McdStep.DRAINED.value(target).equals(annotation(sim.nodes.get(node), Mco.LAST_APPLIED_DRAIN))) {
@@ -221,6 +205,18 @@ final class MachineConfigDaemon {
             Instant deadline = sim.clock.now().plus(sim.timings.mcdDrainTimeout());
             after(a, sim.timings.drainPoll(), () -> pollDrain(update, deadline));
         }
+    }
+
+    private void drainNotRequired() {
+        sim.mcns.set(
+                node,
+                "UpdateExecuted",
+                "Unknown",
+                "Drained",
+                "Node Drain Not required for this update.",
+                "Drained",
+                "False",
+                "Node Drain Not required for this update.");
     }
 
     private void pollDrain(Update u, Instant deadline) {

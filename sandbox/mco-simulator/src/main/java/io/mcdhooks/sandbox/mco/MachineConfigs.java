@@ -54,14 +54,7 @@ public final class MachineConfigs {
         file.put("mode", 420);
         file.put("overwrite", true);
         file.put("path", path);
-        return of(
-                name,
-                role,
-                Map.of(
-                        "config",
-                        Map.of(
-                                "ignition", Map.of("version", "3.4.0"),
-                                "storage", Map.of("files", List.of(file)))));
+        return ignition(name, role, "storage", Map.of("files", List.of(file)));
     }
 
     /**
@@ -69,34 +62,25 @@ public final class MachineConfigs {
      * MachineConfigs are joined. Needs neither drain nor reboot under the default policy.
      */
     public static GenericKubernetesResource sshKeys(String name, String role, List<String> keys) {
-        return of(
+        return ignition(
                 name,
                 role,
-                Map.of(
-                        "config",
-                        Map.of(
-                                "ignition", Map.of("version", "3.4.0"),
-                                "passwd",
-                                        Map.of(
-                                                "users",
-                                                List.of(Map.of(
-                                                        "name", "core", "sshAuthorizedKeys", List.copyOf(keys)))))));
+                "passwd",
+                Map.of("users", List.of(Map.of("name", "core", "sshAuthorizedKeys", List.copyOf(keys)))));
     }
 
     /** A systemd unit; a unit change reboots unless the policy names the unit. */
     public static GenericKubernetesResource unit(String name, String role, String unit, String contents) {
-        return of(
+        return ignition(
                 name,
                 role,
-                Map.of(
-                        "config",
-                        Map.of(
-                                "ignition", Map.of("version", "3.4.0"),
-                                "systemd",
-                                        Map.of(
-                                                "units",
-                                                List.of(Map.of(
-                                                        "name", unit, "enabled", true, "contents", contents))))));
+                "systemd",
+                Map.of("units", List.of(Map.of("name", unit, "enabled", true, "contents", contents))));
+    }
+
+    /** A MachineConfig whose ignition config holds one section. */
+    private static GenericKubernetesResource ignition(String name, String role, String section, Object value) {
+        return of(name, role, Map.of("config", Map.of("ignition", Map.of("version", "3.4.0"), section, value)));
     }
 
     /** A MachineConfig with the given spec fields. */

@@ -341,7 +341,8 @@ final class NodeController {
         return MachineConfigDaemon.annotation(sim.nodes.get(node), Mco.REASON);
     }
 
-    private static void condition(
+    /** Sets a condition; lastTransitionTime moves only when its status changes. */
+    static void condition(
             Map<String, Map<String, Object>> conditions,
             String type,
             String status,

@@ -148,16 +148,22 @@ final class OperatorController {
         boolean stillDegraded = degradedError == null && wasDegraded && pools.pending() != null;
         String message = degradedError == null ? "" : "Failed to resync " + VERSION + " because: " + degradedError;
         if (degradedError != null) {
-            set(conditions, "Degraded", "True", REQUIRED_POOLS_FAILED, message, now);
+            NodeController.condition(conditions, "Degraded", "True", REQUIRED_POOLS_FAILED, message, now);
         } else if (!stillDegraded) {
-            set(conditions, "Degraded", "False", "", "", now);
+            NodeController.condition(conditions, "Degraded", "False", "", "", now);
         }
-        set(conditions, "Available", "True", "AsExpected", "Cluster has deployed [{operator " + VERSION + "}]", now);
-        set(conditions, "Progressing", "False", "", "Cluster version is " + VERSION, now);
+        NodeController.condition(
+                conditions,
+                "Available",
+                "True",
+                "AsExpected",
+                "Cluster has deployed [{operator " + VERSION + "}]",
+                now);
+        NodeController.condition(conditions, "Progressing", "False", "", "Cluster version is " + VERSION, now);
         if (pools.upgradeable()) {
-            set(conditions, "Upgradeable", "True", "AsExpected", "", now);
+            NodeController.condition(conditions, "Upgradeable", "True", "AsExpected", "", now);
         } else {
-            set(
+            NodeController.condition(
                     conditions,
                     "Upgradeable",
                     "False",
@@ -166,7 +172,7 @@ final class OperatorController {
                             + " resolve before upgrading",
                     now);
         }
-        set(conditions, "EvaluationConditionsDetected", "False", "AsExpected", "", now);
+        NodeController.condition(conditions, "EvaluationConditionsDetected", "False", "AsExpected", "", now);
         var status = new LinkedHashMap<String, Object>(old);
         status.put("conditions", new ArrayList<>(conditions.values()));
         status.put("versions", List.of(Map.of("name", "operator", "version", VERSION)));
@@ -178,23 +184,5 @@ final class OperatorController {
             sim.events.clusterOperator(
                     co.getMetadata().getUid(), "Warning", "OperatorDegraded: " + REQUIRED_POOLS_FAILED, message);
         }
-    }
-
-    private static void set(
-            Map<String, Map<String, Object>> conditions,
-            String type,
-            String status,
-            String reason,
-            String message,
-            String now) {
-        Map<String, Object> old = conditions.get(type);
-        String since = old != null && status.equals(old.get("status")) ? (String) old.get("lastTransitionTime") : now;
-        var c = new LinkedHashMap<String, Object>();
-        c.put("type", type);
-        c.put("status", status);
-        c.put("lastTransitionTime", since);
-        c.put("reason", reason);
-        c.put("message", message);
-        conditions.put(type, c);
     }
 }

@@ -115,33 +115,4 @@ public record Timings(
                 requiredPoolTimeoutPerNode,
                 window);
     }
-
-    /** A copy where a pod takes {@code startup} from binding to Running. */
-    public Timings withPodStartup(Duration startup) {
-        return new Timings(
-                controllerDelay,
-                preflight,
-                drainPoll,
-                mcdDrainTimeout,
-                drainRequeue,
-                drainFailingThreshold,
-                drainFailingRequeue,
-                drainControllerTimeout,
-                evictRetry,
-                drainHelperTimeout,
-                cordonBackoff,
-                podTermination,
-                writeFiles,
-                osUpdate,
-                reboot,
-                nodeMonitorGrace,
-                mcdStartAfterBoot,
-                uncordonTimeout,
-                mcdRetryBase,
-                mcdRetryMax,
-                startup,
-                imagePullBackOff,
-                requiredPoolTimeoutPerNode,
-                taintWriteWindow);
-    }
 }

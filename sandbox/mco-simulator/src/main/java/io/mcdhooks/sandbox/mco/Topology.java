@@ -281,21 +281,8 @@ public final class Topology {
     }
 
     private GenericKubernetesResource sshConfig(String role) {
-        return MachineConfigs.of(
-                "99-" + role + "-ssh",
-                role,
-                Map.of(
-                        "config",
-                        Map.of(
-                                "ignition", Map.of("version", "3.4.0"),
-                                "passwd",
-                                        Map.of(
-                                                "users",
-                                                List.of(Map.of(
-                                                        "name",
-                                                        "core",
-                                                        "sshAuthorizedKeys",
-                                                        List.of("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAISimulated")))))));
+        return MachineConfigs.sshKeys(
+                "99-" + role + "-ssh", role, List.of("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAISimulated"));
     }
 
     private Node node(String name, String pool, String rendered, Instant created, int index) {

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -127,15 +126,7 @@ class NodeControllerIT {
 
             // When another actor taints worker-1 after the MCC read it for its UpdateInProgress taint
             await().atMost(LONG).untilTrue(read);
-            sim.client.nodes().withName("worker-1").edit(n -> {
-                var taints = new ArrayList<Taint>(
-                        n.getSpec().getTaints() == null
-                                ? List.of()
-                                : n.getSpec().getTaints());
-                taints.add(hold);
-                n.getSpec().setTaints(taints);
-                return n;
-            });
+            sim.addTaint("worker-1", hold);
             await().atMost(LONG).until(() -> sim.taintKeys("worker-1").contains("example.com/hold"));
 
             // Then the MCC's write of the list it read drops it

@@ -17,6 +17,19 @@ class NodeDisruptionIT {
 
     private static final Duration LONG = Duration.ofSeconds(60);
 
+    /** An administrator's policy: /etc/my-app.conf drains, then reloads or restarts my-app.service. */
+    private static Map<String, Object> drainAnd(String type, String field) {
+        return Map.of(
+                "files",
+                List.of(Map.of(
+                        "path",
+                        "/etc/my-app.conf",
+                        "actions",
+                        List.of(
+                                Map.of("type", "Drain"),
+                                Map.of("type", type, field, Map.of("serviceName", "my-app.service"))))));
+    }
+
     @Test
     void anSshKeyAddedBeforeTheInstallersOneRendersANewConfigThatNeitherDrainsNorReboots() {
         // MergeMachineConfigs joins the core user's keys; the default SSH key policy is None
@@ -39,15 +52,7 @@ class NodeDisruptionIT {
 
     @Test
     void anAdministratorsPolicyIsPublishedAndItsDrainAndRestartTakenWithoutAReboot() {
-        Map<String, Object> policy = Map.of(
-                "files",
-                List.of(Map.of(
-                        "path",
-                        "/etc/my-app.conf",
-                        "actions",
-                        List.of(
-                                Map.of("type", "Drain"),
-                                Map.of("type", "Restart", "restart", Map.of("serviceName", "my-app.service"))))));
+        Map<String, Object> policy = drainAnd("Restart", "restart");
         try (var sim = new Simulation(Topology.builder().masters(1).workers(1).nodeDisruptionPolicy(policy)).start()) {
             // syncMachineConfiguration: defaults plus the admin entry in the status
             await().atMost(LONG)
@@ -76,15 +81,7 @@ class NodeDisruptionIT {
     void aRebootlessUpdateWhoseUncordonFailsRevertsItsFilesAndIsRedoneOnceTheUncordonWorks() {
         // completeUpdate fails after 10 min; finishRebootlessUpdate returns the error out of
         // update(), whose deferred rollback reverts the files; the retry waits for the uncordon
-        Map<String, Object> policy = Map.of(
-                "files",
-                List.of(Map.of(
-                        "path",
-                        "/etc/my-app.conf",
-                        "actions",
-                        List.of(
-                                Map.of("type", "Drain"),
-                                Map.of("type", "Reload", "reload", Map.of("serviceName", "my-app.service"))))));
+        Map<String, Object> policy = drainAnd("Reload", "reload");
         try (var sim = new Simulation(Topology.builder().masters(1).workers(1).nodeDisruptionPolicy(policy)).start()) {
             // Given the API server refuses to uncordon worker-0 (an admission policy holding it)
             sim.denyUncordon("worker-0");

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.mockwebserver.http.MockResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -225,6 +226,17 @@ final class Simulation implements AutoCloseable {
     Map<String, Object> mcnCondition(String node, String type) {
         return ((List<Map<String, Object>>) mcnStatus(node).get("conditions"))
                 .stream().filter(c -> type.equals(c.get("type"))).findFirst().orElseThrow();
+    }
+
+    /** Another actor adds {@code taint} to {@code node}. */
+    void addTaint(String node, Taint taint) {
+        client.nodes().withName(node).edit(n -> {
+            var taints = new ArrayList<Taint>(
+                    n.getSpec().getTaints() == null ? List.of() : n.getSpec().getTaints());
+            taints.add(taint);
+            n.getSpec().setTaints(taints);
+            return n;
+        });
     }
 
     /** Keys of the taints of {@code node}. */

@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -72,15 +71,7 @@ class SingleNodeIT {
             assertThat(bridge.running()).isTrue();
 
             // Given a NoSchedule taint on the only node before its update (a post-update hold)
-            sim.client.nodes().withName("master-0").edit(n -> {
-                var taints = new ArrayList<Taint>(
-                        n.getSpec().getTaints() == null
-                                ? List.of()
-                                : n.getSpec().getTaints());
-                taints.add(hold);
-                n.getSpec().setTaints(taints);
-                return n;
-            });
+            sim.addTaint("master-0", hold);
             // pods already running stay: NoSchedule does not evict
             await().during(Duration.ofMillis(500))
                     .atMost(Duration.ofSeconds(5))
