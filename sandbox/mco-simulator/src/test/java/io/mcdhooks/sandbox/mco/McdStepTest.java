@@ -31,6 +31,7 @@ class McdStepTest {
 
     @Test
     void aRebootlessUpdateWithoutDrainStillDoesTheUncordonHandshake() {
+        // completeUpdate (pkg/daemon/daemon.go) asks for the uncordon after every update
         assertThat(McdStep.sequence(false, false))
                 .containsExactly(
                         McdStep.ASSIGNED,
