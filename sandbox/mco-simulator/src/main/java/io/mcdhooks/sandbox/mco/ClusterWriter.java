@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.net.HttpURLConnection;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
@@ -29,9 +30,15 @@ final class ClusterWriter {
 
     /** Sets annotations with one JSON Patch ({@code add} replaces an existing key). */
     Node annotate(String node, Map<String, String> annotations) {
+        return annotate(node, annotations, List.of());
+    }
+
+    /** Sets and removes annotations with one JSON Patch; {@code remove} names keys that are present. */
+    Node annotate(String node, Map<String, String> annotations, List<String> remove) {
         var ops = new ArrayList<Map<String, Object>>();
         annotations.forEach(
                 (k, v) -> ops.add(Map.of("op", "add", "path", "/metadata/annotations/" + escape(k), "value", v)));
+        remove.forEach(k -> ops.add(Map.of("op", "remove", "path", "/metadata/annotations/" + escape(k))));
         Node updated = client.nodes()
                 .withName(node)
                 .patch(

@@ -9,15 +9,22 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * The Eviction API's PodDisruptionBudget check, as a pure function (the in-memory API server has
- * no Eviction API and no disruption controller).
+ * The Eviction API's PodDisruptionBudget check ({@code pkg/registry/core/pod/storage/eviction.go}),
+ * as a pure function: the in-memory API server has no Eviction API and no disruption controller.
  *
- * <p>{@code disruptionsAllowed} is computed at eviction time from the budget's spec and the pods
- * it selects, instead of being read from a status kept by the disruption controller: healthy =
- * selected pods that are not terminating, not finished and not reporting Ready=False; expected =
- * all selected pods.
+ * <ul>
+ *   <li>{@code canIgnorePDB}: a pod that is Pending, Succeeded or Failed, or already being deleted,
+ *       is evicted without looking at any budget. A pod the API server never gave a phase counts
+ *       as Pending (the phase it defaults to).
+ *   <li>More than one budget selecting the pod is refused.
+ *   <li>{@code disruptionsAllowed} is computed at eviction time from the budget's spec and the pods
+ *       it selects, as the disruption controller would: healthy = Ready=True and not being deleted;
+ *       expected = all selected pods. A healthy pod may go when healthy − desired &gt; 0; a running
+ *       pod that is not ready (the default {@code IfHealthyBudget} policy) when healthy ≥ desired.
+ * </ul>
  */
 public final class DisruptionBudgets {
 
@@ -29,14 +36,24 @@ public final class DisruptionBudgets {
 
     private DisruptionBudgets() {}
 
+    /** As {@link #evictionBlocked(Pod, Collection, Collection, Set)} with no pods known to be terminating. */
+    public static Optional<String> evictionBlocked(
+            Pod pod, Collection<PodDisruptionBudget> budgets, Collection<Pod> namespacePods) {
+        return evictionBlocked(pod, budgets, namespacePods, Set.of());
+    }
+
     /**
      * Why evicting {@code pod} must be refused, if it must.
      *
      * @param budgets the budgets of the pod's namespace
      * @param namespacePods the pods of the pod's namespace that still exist
+     * @param terminating keys ({@code namespace/name}) of pods being deleted that may not show it yet
      */
     public static Optional<String> evictionBlocked(
-            Pod pod, Collection<PodDisruptionBudget> budgets, Collection<Pod> namespacePods) {
+            Pod pod, Collection<PodDisruptionBudget> budgets, Collection<Pod> namespacePods, Set<String> terminating) {
+        if (canIgnoreBudget(pod)) {
+            return Optional.empty();
+        }
         List<PodDisruptionBudget> matching = budgets.stream()
                 .filter(b -> selects(b.getSpec().getSelector(), labels(pod)))
                 .toList();
@@ -51,7 +68,11 @@ public final class DisruptionBudgets {
                 .filter(p -> selects(budget.getSpec().getSelector(), labels(p)))
                 .toList();
         int expected = selected.size();
-        int healthy = (int) selected.stream().filter(DisruptionBudgets::healthy).count();
+        int healthy = (int) selected.stream()
+                .filter(p -> !terminating.contains(
+                        p.getMetadata().getNamespace() + "/" + p.getMetadata().getName()))
+                .filter(DisruptionBudgets::healthy)
+                .count();
         int desiredHealthy;
         var spec = budget.getSpec();
         if (spec.getMaxUnavailable() != null) {
@@ -61,7 +82,17 @@ public final class DisruptionBudgets {
         } else {
             desiredHealthy = expected - 1;
         }
-        return healthy - desiredHealthy > 0 ? Optional.empty() : Optional.of(VIOLATION);
+        boolean allowed = healthy(pod) ? healthy - desiredHealthy > 0 : healthy >= desiredHealthy;
+        return allowed ? Optional.empty() : Optional.of(VIOLATION);
+    }
+
+    /** {@code canIgnorePDB}: Pending, Succeeded, Failed or terminating. */
+    public static boolean canIgnoreBudget(Pod pod) {
+        if (pod.getMetadata().getDeletionTimestamp() != null) {
+            return true;
+        }
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        return phase == null || "Pending".equals(phase) || "Succeeded".equals(phase) || "Failed".equals(phase);
     }
 
     /** Label-selector semantics of policy/v1: a null selector selects nothing, {@code {}} all. */
@@ -95,20 +126,14 @@ public final class DisruptionBudgets {
         return true;
     }
 
-    private static boolean healthy(Pod p) {
-        if (p.getMetadata().getDeletionTimestamp() != null) {
-            return false;
-        }
-        if (p.getStatus() == null) {
-            return true;
-        }
-        String phase = p.getStatus().getPhase();
-        if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
+    /** The disruption controller's healthy pod: Ready=True and not being deleted. */
+    static boolean healthy(Pod p) {
+        if (p.getMetadata().getDeletionTimestamp() != null || p.getStatus() == null) {
             return false;
         }
         List<PodCondition> conditions = p.getStatus().getConditions();
-        return conditions == null
-                || conditions.stream().noneMatch(c -> "Ready".equals(c.getType()) && "False".equals(c.getStatus()));
+        return conditions != null
+                && conditions.stream().anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     /** An IntOrString of a budget: an int, or a percentage of {@code total} rounded up. */

@@ -7,14 +7,15 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Records core/v1 Events as the MCO does: in the MCO's namespace, with the source component
- * ({@code machineconfigdaemon} on behalf of a node, {@code machineconfigcontroller-*} for the
- * controllers) and simulated timestamps.
+ * ({@code machineconfigdaemon} on behalf of a node; {@code machineconfigcontroller-nodecontroller}
+ * for the node controller and also the drain controller, which records with the same component;
+ * {@code machineconfigoperator} for the operator) and simulated timestamps.
  */
 final class EventRecorder {
 
     static final String MCD = "machineconfigdaemon";
     static final String NODE_CONTROLLER = "machineconfigcontroller-nodecontroller";
-    static final String DRAIN_CONTROLLER = "machineconfigcontroller-draincontroller";
+    static final String OPERATOR = "machineconfigoperator";
 
     private final KubernetesClient client;
     private final SimClock clock;
@@ -41,6 +42,19 @@ final class EventRecorder {
 
     void pool(String pool, String uid, String type, String reason, String message) {
         record("MachineConfigPool", Mco.API_VERSION, pool, uid, type, reason, message, NODE_CONTROLLER, null);
+    }
+
+    void clusterOperator(String uid, String type, String reason, String message) {
+        record(
+                "ClusterOperator",
+                "config.openshift.io/v1",
+                Mco.CLUSTER_OPERATOR,
+                uid,
+                type,
+                reason,
+                message,
+                OPERATOR,
+                null);
     }
 
     private void record(

@@ -27,6 +27,9 @@ public final class Identities {
     public static final Identity MACHINE_CONFIG_CONTROLLER =
             Identity.serviceAccount(MCO_NAMESPACE, "machine-config-controller");
 
+    public static final Identity MACHINE_CONFIG_OPERATOR =
+            Identity.serviceAccount(MCO_NAMESPACE, "machine-config-operator");
+
     public static final Identity NODE_LIFECYCLE_CONTROLLER = Identity.serviceAccount("kube-system", "node-controller");
 
     public static final Identity REPLICASET_CONTROLLER =

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.RequestConfig;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -25,8 +26,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An in-memory Kubernetes API server: fabric8's mock server in CRUD mode, with the Machine Config
- * Operator's CustomResourceDefinitions installed, authentication of every request and the
- * ValidatingAdmissionPolicies stored in it enforced.
+ * Operator's CustomResourceDefinitions installed (MachineConfigPool, MachineConfig, MachineConfigNode,
+ * MachineConfiguration) and the two OpenShift config kinds it reads and writes (Infrastructure,
+ * ClusterOperator), authentication of every request and the ValidatingAdmissionPolicies stored in it
+ * enforced.
  *
  * <p>It serves plain HTTP on localhost. Clients in this JVM use {@link #client()} or
  * {@link #newClient()} (both {@code system:admin}) or {@link #clientAs(Identity)}; clients in other
@@ -246,7 +249,13 @@ public final class InMemoryCluster implements AutoCloseable {
     }
 
     private void installCrds() {
-        for (String kind : new String[] {"MachineConfigPool", "MachineConfig", "MachineConfigNode"}) {
+        for (ResourceDefinitionContext kind : List.of(
+                Mco.POOLS,
+                Mco.MACHINE_CONFIGS,
+                Mco.MACHINE_CONFIG_NODES,
+                Mco.MACHINE_CONFIGURATIONS,
+                Mco.INFRASTRUCTURES,
+                Mco.CLUSTER_OPERATORS)) {
             client.apiextensions()
                     .v1()
                     .customResourceDefinitions()
@@ -255,11 +264,10 @@ public final class InMemoryCluster implements AutoCloseable {
         }
     }
 
-    private static CustomResourceDefinition crd(String kind) {
-        String plural = kind.toLowerCase() + "s";
-        boolean statusSubresource = !kind.equals("MachineConfig");
+    private static CustomResourceDefinition crd(ResourceDefinitionContext kind) {
+        boolean statusSubresource = !kind.getKind().equals("MachineConfig");
         var version = new CustomResourceDefinitionVersionBuilder()
-                .withName(Mco.VERSION)
+                .withName(kind.getVersion())
                 .withServed(true)
                 .withStorage(true)
                 .withNewSchema()
@@ -273,16 +281,16 @@ public final class InMemoryCluster implements AutoCloseable {
         }
         return new CustomResourceDefinitionBuilder()
                 .withNewMetadata()
-                .withName(plural + "." + Mco.GROUP)
+                .withName(kind.getPlural() + "." + kind.getGroup())
                 .endMetadata()
                 .withNewSpec()
-                .withGroup(Mco.GROUP)
+                .withGroup(kind.getGroup())
                 .withScope("Cluster")
                 .withNewNames()
-                .withKind(kind)
-                .withPlural(plural)
-                .withSingular(kind.toLowerCase())
-                .withListKind(kind + "List")
+                .withKind(kind.getKind())
+                .withPlural(kind.getPlural())
+                .withSingular(kind.getKind().toLowerCase())
+                .withListKind(kind.getKind() + "List")
                 .endNames()
                 .withVersions(version.build())
                 .endSpec()

@@ -5,106 +5,177 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Objects;
 
 /**
- * The conditions of one MachineConfigNode (v1), as the MCD and the drain controller maintain them.
+ * The status of one MachineConfigNode (v1), changed as the MCO's
+ * {@code GenerateAndApplyMachineConfigNodes} ({@code pkg/upgrademonitor/upgrade_monitor.go}) does
+ * for clusters without the ImageModeStatusReporting feature: every write names a parent condition
+ * and optionally a child ({@code Drained}, {@code Cordoned}, … whose reason is parent + child, e.g.
+ * {@code UpdateExecutedDrained}).
  *
- * <p>Every condition exists from the start with status {@code False} and reason
- * {@code NotYetOccurred}. {@code False} = not started, {@code Unknown} = in progress (or failing,
- * see the message), {@code True} = done. When {@code Updated} turns True the phase conditions are
- * reset to False. Not thread-safe: its owner serialises access per node.
+ * <ul>
+ *   <li>The first write creates every condition type, those not written {@code False} /
+ *       {@code NotYetOccurred}.
+ *   <li>A write whose parent has the same status, reason and message as before changes nothing.
+ *   <li>A write of another parent while {@code Updated=True} turns {@code Updated} False ("sensed
+ *       disruption").
+ *   <li>A write of {@code Updated} turns every other non-False condition False, its message
+ *       prefixed "Action during update to &lt;desired&gt;: ".
+ *   <li>{@code configVersion.desired} is the node's {@code desiredConfig} unless the parent is an
+ *       {@code UpdatePrepared} that is not True ({@code NotYetSet}); {@code current} is its
+ *       {@code currentConfig}.
+ * </ul>
+ *
+ * Not thread-safe: its owner serialises access per node.
  */
 final class MachineConfigNodeStatus {
 
-    /** The v1 condition types, parents first, in the order they are listed. */
+    /** The v1 condition types without ImageModeStatusReporting, in the MCO's order. */
     static final List<String> TYPES = List.of(
             "UpdatePrepared",
             "UpdateExecuted",
             "UpdatePostActionComplete",
             "UpdateComplete",
-            "Updated",
             "Resumed",
+            "Drained",
             "AppliedFilesAndOS",
             "Cordoned",
-            "Drained",
             "RebootedNode",
+            "Updated",
             "Uncordoned",
             "NodeDegraded",
             "PinnedImageSetsDegraded",
             "PinnedImageSetsProgressing");
 
-    private static final Set<String> SINGLETONS =
-            Set.of("Updated", "NodeDegraded", "PinnedImageSetsDegraded", "PinnedImageSetsProgressing");
+    static final String NOT_YET_SET = "NotYetSet";
+    private static final List<String> SINGLETONS = List.of("PinnedImageSetsDegraded", "PinnedImageSetsProgressing");
 
-    private final Map<String, Map<String, Object>> conditions = new LinkedHashMap<>();
-    private String desired;
-    private String current;
-
-    MachineConfigNodeStatus(String current, Instant now) {
-        this.current = current;
-        this.desired = current;
-        for (String type : TYPES) {
-            conditions.put(
-                    type,
-                    condition(
-                            type,
-                            "False",
-                            "NotYetOccurred",
-                            "This node has not yet entered the " + type + " phase",
-                            now));
+    /** One condition to write. */
+    record Condition(String type, String status, String reason, String message) {
+        Condition {
+            Objects.requireNonNull(type, "type");
+            Objects.requireNonNull(status, "status");
         }
-        set("Updated", "True", "Updated", "Node is updated to " + current, now);
     }
 
-    void desired(String config) {
-        this.desired = config;
-    }
+    private final List<Map<String, Object>> conditions = new ArrayList<>();
+    private String desired = NOT_YET_SET;
+    private String current = "";
 
-    /** Sets one condition; lastTransitionTime moves only when the status changes. */
-    void set(String type, String status, String reason, String message, Instant now) {
-        Map<String, Object> old = conditions.get(type);
-        Instant since = old != null && status.equals(old.get("status"))
-                ? Instant.parse((String) old.get("lastTransitionTime"))
-                : now;
-        conditions.put(type, condition(type, status, reason, message, since));
-    }
-
-    /** The update is complete: Updated=True, the phase conditions back to False. */
-    void updated(String config, Instant now) {
-        this.current = config;
-        this.desired = config;
-        for (String type : TYPES) {
-            if (!SINGLETONS.contains(type)) {
-                Map<String, Object> c = conditions.get(type);
-                set(type, "False", (String) c.get("reason"), (String) c.get("message"), now);
+    /** Applies one write; false when the MCO would not have written anything. */
+    boolean apply(
+            Condition parent,
+            Condition child,
+            String nodeDesired,
+            String nodeCurrent,
+            String specDesired,
+            Instant now) {
+        if (conditions.isEmpty()) {
+            conditions.add(condition(parent, now));
+            if (child != null) {
+                conditions.add(condition(child, now));
+            }
+            for (String type : TYPES) {
+                if (!type.equals(parent.type()) && (child == null || !type.equals(child.type()))) {
+                    conditions.add(condition(
+                            new Condition(
+                                    type,
+                                    "False",
+                                    "NotYetOccurred",
+                                    "This node has not yet entered the " + type + " phase"),
+                            now));
+                }
+            }
+        } else {
+            boolean reset = "Updated".equals(parent.type());
+            boolean foundParent = false;
+            boolean foundChild = false;
+            for (int i = 0; i < conditions.size(); i++) {
+                Map<String, Object> c = conditions.get(i);
+                String type = (String) c.get("type");
+                if ("Updated".equals(type) && "True".equals(c.get("status")) && !"Updated".equals(parent.type())) {
+                    conditions.set(
+                            i,
+                            condition(
+                                    new Condition(
+                                            "Updated",
+                                            "False",
+                                            "Updated",
+                                            "This node is not updated, sensed disruption via a manual update."),
+                                    now));
+                } else if (child != null && type.equals(child.type())) {
+                    foundChild = true;
+                    conditions.set(i, condition(child, now));
+                } else if (type.equals(parent.type())) {
+                    foundParent = true;
+                    if (same(c, parent) && !SINGLETONS.contains(type)) {
+                        return false;
+                    }
+                    conditions.set(i, condition(parent, now));
+                } else if (reset && !"False".equals(c.get("status"))) {
+                    var copy = new LinkedHashMap<>(c);
+                    copy.put("status", "False");
+                    copy.put("lastTransitionTime", now.toString());
+                    copy.put("message", "Action during update to " + specDesired + ": " + c.get("message"));
+                    conditions.set(i, copy);
+                }
+            }
+            if (!foundChild && child != null) {
+                conditions.add(condition(child, now));
+            }
+            if (!foundParent) {
+                conditions.add(condition(parent, now));
             }
         }
-        set("NodeDegraded", "False", "NodeDegraded", "", now);
-        set("Updated", "True", "Updated", "Node is updated to " + config, now);
+        boolean prepared = "UpdatePrepared".equals(parent.type());
+        if ((prepared && "True".equals(parent.status())) || (!prepared && !nodeDesired.isEmpty())) {
+            desired = nodeDesired;
+        } else {
+            desired = NOT_YET_SET;
+        }
+        if (!nodeCurrent.isEmpty()) {
+            current = nodeCurrent;
+        }
+        return true;
     }
 
     String status(String type) {
-        return (String) conditions.get(type).get("status");
+        for (Map<String, Object> c : conditions) {
+            if (type.equals(c.get("type"))) {
+                return (String) c.get("status");
+            }
+        }
+        return null;
     }
 
     /** The {@code status} object to write. */
     Map<String, Object> toStatus() {
         var status = new LinkedHashMap<String, Object>();
-        status.put("conditions", new ArrayList<>(conditions.values()));
+        status.put("conditions", new ArrayList<>(conditions));
         status.put("observedGeneration", 1);
-        status.put("configVersion", Map.of("current", current, "desired", desired));
+        var version = new LinkedHashMap<String, Object>();
+        version.put("desired", desired);
+        if (!current.isEmpty()) {
+            version.put("current", current);
+        }
+        status.put("configVersion", version);
         return status;
     }
 
-    private static Map<String, Object> condition(
-            String type, String status, String reason, String message, Instant since) {
-        var c = new LinkedHashMap<String, Object>();
-        c.put("type", type);
-        c.put("status", status);
-        c.put("reason", reason);
-        c.put("message", message);
-        c.put("lastTransitionTime", since.toString());
-        return c;
+    private static boolean same(Map<String, Object> c, Condition parent) {
+        return parent.status().equals(c.get("status"))
+                && Objects.equals(parent.reason(), c.get("reason"))
+                && Objects.equals(parent.message(), c.get("message"));
+    }
+
+    private static Map<String, Object> condition(Condition c, Instant now) {
+        var out = new LinkedHashMap<String, Object>();
+        out.put("type", c.type());
+        out.put("status", c.status());
+        out.put("reason", c.reason());
+        out.put("message", c.message());
+        out.put("lastTransitionTime", now.toString());
+        return out;
     }
 }

@@ -1,46 +1,57 @@
 package io.mcdhooks.sandbox.mco;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 
 /**
  * Keeps one MachineConfigNode (v1) per node. The simulator is the only writer of their status
- * (MCD and drain controller conditions), so each status is built here and written whole by a
- * JSON Patch to the status subresource. Callers serialise per node.
+ * (MCD and drain controller conditions, see {@link MachineConfigNodeStatus}), so each status is
+ * kept here and written whole by a JSON Patch to the status subresource. Callers serialise per node.
  */
 final class MachineConfigNodes {
 
     private final KubernetesClient client;
     private final SimClock clock;
+    private final NodeCache nodes;
     private final boolean enabled;
     private final Map<String, MachineConfigNodeStatus> statuses;
+    private final Map<String, String> specDesired;
 
-    MachineConfigNodes(KubernetesClient client, SimClock clock, boolean enabled) {
-        this(client, clock, enabled, new ConcurrentHashMap<>());
+    MachineConfigNodes(KubernetesClient client, SimClock clock, NodeCache nodes, boolean enabled) {
+        this(client, clock, nodes, enabled, new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
     }
 
     private MachineConfigNodes(
-            KubernetesClient client, SimClock clock, boolean enabled, Map<String, MachineConfigNodeStatus> statuses) {
+            KubernetesClient client,
+            SimClock clock,
+            NodeCache nodes,
+            boolean enabled,
+            Map<String, MachineConfigNodeStatus> statuses,
+            Map<String, String> specDesired) {
         this.client = client;
         this.clock = clock;
+        this.nodes = nodes;
         this.enabled = enabled;
         this.statuses = statuses;
+        this.specDesired = specDesired;
     }
 
     /** The same MachineConfigNodes (one status per node) written through {@code client}. */
     MachineConfigNodes as(KubernetesClient client) {
-        return new MachineConfigNodes(client, clock, enabled, statuses);
+        return new MachineConfigNodes(client, clock, nodes, enabled, statuses, specDesired);
     }
 
-    /** Creates the node's MachineConfigNode if this simulator has not done so yet. */
+    /**
+     * Creates the node's MachineConfigNode if this simulator has not done so yet, with the status
+     * the MCD leaves on a node at rest ({@code Updated=True}, everything else False).
+     */
     void ensure(String node, String pool, String currentConfig) {
         if (!enabled || statuses.containsKey(node)) {
             return;
         }
-        var status = new MachineConfigNodeStatus(currentConfig, clock.now());
         var mcn = new GenericKubernetesResourceBuilder()
                 .withApiVersion(Mco.API_VERSION)
                 .withKind("MachineConfigNode")
@@ -57,23 +68,52 @@ final class MachineConfigNodes {
         if (Mco.machineConfigNodes(client).withName(node).get() == null) {
             Mco.machineConfigNodes(client).resource(mcn).create();
         }
+        specDesired.put(node, currentConfig);
+        var status = new MachineConfigNodeStatus();
+        status.apply(
+                new MachineConfigNodeStatus.Condition("Updated", "True", "Updated", "Node " + node + " Updated"),
+                null,
+                currentConfig,
+                currentConfig,
+                currentConfig,
+                clock.now());
         statuses.put(node, status);
         writeStatus(node, status);
     }
 
-    /** MCC: the node's new target. */
+    /** MCC: the node's new target ({@code UpdateMachineConfigNodeSpecDesiredAnnotations}). */
     void desired(String node, String config) {
         if (!enabled || !statuses.containsKey(node)) {
             return;
         }
+        specDesired.put(node, config);
         Mco.machineConfigNodes(client)
                 .withName(node)
                 .patch(Mco.jsonPatch(), Mco.set("/spec/configVersion", Map.of("desired", config)));
-        update(node, s -> s.desired(config));
     }
 
-    /** Changes the node's conditions and writes the status. */
-    void update(String node, Consumer<MachineConfigNodeStatus> change) {
+    /** One parent condition. */
+    void set(String node, String type, String status, String reason, String message) {
+        apply(node, new MachineConfigNodeStatus.Condition(type, status, reason, message), null);
+    }
+
+    /** A parent and a child condition, e.g. UpdateExecuted with Drained. */
+    void set(
+            String node,
+            String parentType,
+            String parentStatus,
+            String parentReason,
+            String parentMessage,
+            String childType,
+            String childStatus,
+            String childMessage) {
+        apply(
+                node,
+                new MachineConfigNodeStatus.Condition(parentType, parentStatus, parentReason, parentMessage),
+                new MachineConfigNodeStatus.Condition(childType, childStatus, parentType + childType, childMessage));
+    }
+
+    private void apply(String node, MachineConfigNodeStatus.Condition parent, MachineConfigNodeStatus.Condition child) {
         if (!enabled) {
             return;
         }
@@ -81,13 +121,12 @@ final class MachineConfigNodes {
         if (status == null) {
             return;
         }
-        change.accept(status);
-        writeStatus(node, status);
-    }
-
-    /** Sets one condition. */
-    void set(String node, String type, String status, String reason, String message) {
-        update(node, s -> s.set(type, status, reason, message, clock.now()));
+        Node n = nodes.get(node);
+        String desired = MachineConfigDaemon.annotation(n, Mco.DESIRED_CONFIG);
+        String current = MachineConfigDaemon.annotation(n, Mco.CURRENT_CONFIG);
+        if (status.apply(parent, child, desired, current, specDesired.getOrDefault(node, desired), clock.now())) {
+            writeStatus(node, status);
+        }
     }
 
     private void writeStatus(String node, MachineConfigNodeStatus status) {

@@ -38,8 +38,9 @@ public final class MachineConfigs {
     }
 
     /**
-     * One file (mode 0644). A change to {@code /etc/containers/registries.conf} only reloads
-     * CRI-O; any other file reboots.
+     * One file (mode 0644). What it takes depends on the node disruption policy: e.g. a safe change
+     * of {@code /etc/containers/registries.conf} reloads CRI-O without a drain, a file no policy
+     * covers drains and reboots.
      */
     public static GenericKubernetesResource file(String name, String role, String path, String contents) {
         var file = new LinkedHashMap<String, Object>();
@@ -53,14 +54,33 @@ public final class MachineConfigs {
         file.put("mode", 420);
         file.put("overwrite", true);
         file.put("path", path);
-        return of(
+        return ignition(name, role, "storage", Map.of("files", List.of(file)));
+    }
+
+    /**
+     * SSH keys of the {@code core} user (as the installer's {@code 99-<role>-ssh}); keys of all
+     * MachineConfigs are joined. Needs neither drain nor reboot under the default policy.
+     */
+    public static GenericKubernetesResource sshKeys(String name, String role, List<String> keys) {
+        return ignition(
                 name,
                 role,
-                Map.of(
-                        "config",
-                        Map.of(
-                                "ignition", Map.of("version", "3.4.0"),
-                                "storage", Map.of("files", List.of(file)))));
+                "passwd",
+                Map.of("users", List.of(Map.of("name", "core", "sshAuthorizedKeys", List.copyOf(keys)))));
+    }
+
+    /** A systemd unit; a unit change reboots unless the policy names the unit. */
+    public static GenericKubernetesResource unit(String name, String role, String unit, String contents) {
+        return ignition(
+                name,
+                role,
+                "systemd",
+                Map.of("units", List.of(Map.of("name", unit, "enabled", true, "contents", contents))));
+    }
+
+    /** A MachineConfig whose ignition config holds one section. */
+    private static GenericKubernetesResource ignition(String name, String role, String section, Object value) {
+        return of(name, role, Map.of("config", Map.of("ignition", Map.of("version", "3.4.0"), section, value)));
     }
 
     /** A MachineConfig with the given spec fields. */

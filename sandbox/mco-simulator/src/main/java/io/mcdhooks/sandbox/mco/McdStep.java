@@ -72,12 +72,14 @@ public enum McdStep {
 
     /**
      * The steps a node goes through. A node that does not reboot skips REBOOTING and RESUMED; a
-     * single-replica node skips the four drain steps.
+     * node that does not drain (a change the node disruption policy applies without one, or a
+     * single-replica control plane) skips DRAIN_REQUESTED and DRAINED. The uncordon handshake
+     * ({@code completeUpdate}) always happens.
      */
     public static List<McdStep> sequence(boolean reboot, boolean drain) {
         var steps = new ArrayList<McdStep>();
         for (McdStep s : values()) {
-            boolean drainStep = s == DRAIN_REQUESTED || s == DRAINED || s == UNCORDON_REQUESTED || s == UNCORDONED;
+            boolean drainStep = s == DRAIN_REQUESTED || s == DRAINED;
             boolean rebootStep = s == REBOOTING || s == RESUMED;
             if ((drainStep && !drain) || (rebootStep && !reboot)) {
                 continue;

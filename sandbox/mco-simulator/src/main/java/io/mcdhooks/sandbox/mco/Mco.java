@@ -34,8 +34,12 @@ public final class Mco {
     public static final String LAST_APPLIED_DRAIN = PREFIX + "lastAppliedDrain";
     /** {@code Rebooting} just before the reboot, {@code ""} after boot; written by the MCD. */
     public static final String POST_CONFIG_ACTION = PREFIX + "post-config-action";
-    /** {@code HighlyAvailable} or {@code SingleReplica}; a single-replica node skips the drain. */
+    /** The cluster's {@code Infrastructure} topology, copied onto nodes by the MCC; the MCD reads it. */
     public static final String CONTROL_PLANE_TOPOLOGY = PREFIX + "controlPlaneTopology";
+    /** Image-mode pools: the OS image the node runs; written by the MCD. */
+    public static final String CURRENT_IMAGE = PREFIX + "currentImage";
+    /** Image-mode pools: the OS image the node must move to; written (or removed) by the MCC. */
+    public static final String DESIRED_IMAGE = PREFIX + "desiredImage";
     /** Label selecting the MachineConfigs of a role, e.g. {@code worker}. */
     public static final String ROLE_LABEL = PREFIX + "role";
 
@@ -44,6 +48,17 @@ public final class Mco {
     public static final String STATE_DEGRADED = "Degraded";
     public static final String STATE_UNRECONCILABLE = "Unreconcilable";
     public static final String REBOOTING = "Rebooting";
+
+    /** {@code Infrastructure.status.controlPlaneTopology} of a single-node cluster. */
+    public static final String SINGLE_REPLICA = "SingleReplica";
+
+    public static final String HIGHLY_AVAILABLE = "HighlyAvailable";
+    /** Pools with this label are "required": the ClusterOperator waits for them. */
+    public static final String REQUIRED_FOR_UPGRADE = "operator.machineconfiguration.openshift.io/required-for-upgrade";
+    /** The name of the cluster-scoped singletons (MachineConfiguration, Infrastructure). */
+    public static final String CLUSTER = "cluster";
+    /** The MCO's ClusterOperator. */
+    public static final String CLUSTER_OPERATOR = "machine-config";
 
     /** The taint the MCC puts on nodes that still have to update. */
     public static final String UPDATE_IN_PROGRESS_TAINT = "UpdateInProgress";
@@ -58,6 +73,13 @@ public final class Mco {
     public static final ResourceDefinitionContext POOLS = context("MachineConfigPool");
     public static final ResourceDefinitionContext MACHINE_CONFIGS = context("MachineConfig");
     public static final ResourceDefinitionContext MACHINE_CONFIG_NODES = context("MachineConfigNode");
+    /** {@code operator.openshift.io/v1 MachineConfiguration}: the node disruption policy and its status. */
+    public static final ResourceDefinitionContext MACHINE_CONFIGURATIONS =
+            context("operator.openshift.io", "MachineConfiguration");
+    /** {@code config.openshift.io/v1 Infrastructure}: {@code status.controlPlaneTopology}. */
+    public static final ResourceDefinitionContext INFRASTRUCTURES = context("config.openshift.io", "Infrastructure");
+    /** {@code config.openshift.io/v1 ClusterOperator}. */
+    public static final ResourceDefinitionContext CLUSTER_OPERATORS = context("config.openshift.io", "ClusterOperator");
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
@@ -75,6 +97,17 @@ public final class Mco {
      */
     static String set(String path, Object value) {
         return SERIALIZATION.asJson(List.of(Map.of("op", "add", "path", path, "value", value)));
+    }
+
+    /** A JSON Patch {@code add} operation, for {@link #ops}. */
+    static Map<String, Object> add(String path, Object value) {
+        return Map.of("op", "add", "path", path, "value", value);
+    }
+
+    /** A JSON Patch of several operations. */
+    @SafeVarargs
+    static String ops(Map<String, Object>... operations) {
+        return SERIALIZATION.asJson(List.of(operations));
     }
 
     /** Converts a generic map (e.g. a pool's nodeSelector) into a model type. */
@@ -103,9 +136,28 @@ public final class Mco {
         return client.genericKubernetesResources(MACHINE_CONFIG_NODES);
     }
 
+    /** The MCO's MachineConfiguration {@code cluster} (node disruption policy) as a generic resource. */
+    public static Resource<GenericKubernetesResource> machineConfiguration(KubernetesClient client) {
+        return client.genericKubernetesResources(MACHINE_CONFIGURATIONS).withName(CLUSTER);
+    }
+
+    /** The cluster's Infrastructure {@code cluster} as a generic resource. */
+    public static Resource<GenericKubernetesResource> infrastructure(KubernetesClient client) {
+        return client.genericKubernetesResources(INFRASTRUCTURES).withName(CLUSTER);
+    }
+
+    /** The ClusterOperator {@code machine-config} as a generic resource. */
+    public static Resource<GenericKubernetesResource> clusterOperator(KubernetesClient client) {
+        return client.genericKubernetesResources(CLUSTER_OPERATORS).withName(CLUSTER_OPERATOR);
+    }
+
     private static ResourceDefinitionContext context(String kind) {
+        return context(GROUP, kind);
+    }
+
+    private static ResourceDefinitionContext context(String group, String kind) {
         return new ResourceDefinitionContext.Builder()
-                .withGroup(GROUP)
+                .withGroup(group)
                 .withVersion(VERSION)
                 .withKind(kind)
                 .withPlural(kind.toLowerCase() + "s")

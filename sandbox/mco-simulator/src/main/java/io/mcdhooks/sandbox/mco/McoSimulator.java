@@ -3,6 +3,7 @@ package io.mcdhooks.sandbox.mco;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -11,20 +12,24 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A simulated Machine Config Operator acting on a Kubernetes API server: the MCC's render, node
- * and drain controllers and one MCD per node.
+ * A simulated Machine Config Operator acting on a Kubernetes API server: the operator's sync of
+ * its ClusterOperator and MachineConfiguration, the MCC's render, node and drain controllers (which
+ * run only while the MCC's pod can run, see {@link SimulatedDeployment}), one MCD per node, and the
+ * kubelets' start of pods.
  *
  * <p>Everything it decides, it decides from what the API server says now (informers, plus the
  * answers to its own writes), so other writers can pause pools, cordon and taint nodes, or hold
  * drains with PodDisruptionBudgets while it runs. It writes only what the MCO writes: the MCO
  * annotations, {@code spec.unschedulable} with its {@code node.kubernetes.io/unschedulable} taint,
- * the {@code UpdateInProgress:PreferNoSchedule} taint, node Ready during reboots, pool spec
- * configuration and status, rendered MachineConfigs, MachineConfigNodes, evictions and Events.
+ * the {@code UpdateInProgress:PreferNoSchedule} taint, the {@code controlPlaneTopology}
+ * annotation, node Ready during reboots, pool spec configuration and status, rendered
+ * MachineConfigs, MachineConfigNodes, the status of {@code MachineConfiguration/cluster} and of the
+ * {@code machine-config} ClusterOperator, pod status (kubelet), evictions and Events.
  *
  * <pre>{@code
  * try (var cluster = InMemoryCluster.start()) {
@@ -47,9 +52,16 @@ public final class McoSimulator implements AutoCloseable {
     private final SharedIndexInformer<GenericKubernetesResource> configInformer;
     private final SharedIndexInformer<Pod> podInformer;
     private final SharedIndexInformer<PodDisruptionBudget> budgetInformer;
+    private final SharedIndexInformer<GenericKubernetesResource> machineConfigurationInformer;
+    private final SharedIndexInformer<GenericKubernetesResource> infrastructureInformer;
     private final NodeController nodeController;
     private final RenderController renderController;
     private final DrainController drainController;
+    private final OperatorController operatorController;
+    private final Kubelet kubelet;
+    private final SimulatedDeployment controllerPod;
+    private final SimulatedDeployment operatorPod;
+    private final List<SimulatedDeployment> deployments = new CopyOnWriteArrayList<>();
     private final Map<String, MachineConfigDaemon> daemons = new ConcurrentHashMap<>();
 
     private McoSimulator(KubernetesClient client, SimulatorConfig config) {
@@ -61,11 +73,24 @@ public final class McoSimulator implements AutoCloseable {
         this.podInformer = client.pods().inAnyNamespace().runnableInformer(0);
         this.budgetInformer =
                 client.policy().v1().podDisruptionBudget().inAnyNamespace().runnableInformer(0);
+        this.machineConfigurationInformer =
+                client.genericKubernetesResources(Mco.MACHINE_CONFIGURATIONS).runnableInformer(0);
+        this.infrastructureInformer =
+                client.genericKubernetesResources(Mco.INFRASTRUCTURES).runnableInformer(0);
         podInformer.addIndexers(DrainController.podIndexers());
         this.sim = new SimContext(client, config, clock, new NodeCache(nodeInformer), configInformer, poolInformer);
+        sim.clusterConfig(machineConfigurationInformer, infrastructureInformer);
+        this.controllerPod = new SimulatedDeployment(
+                "machine-config-controller", SimulatedDeployment.MCO_TOLERATIONS, SimulatedDeployment.MASTER_SELECTOR);
+        this.operatorPod = new SimulatedDeployment(
+                "machine-config-operator", SimulatedDeployment.MCO_TOLERATIONS, SimulatedDeployment.MASTER_SELECTOR);
+        deployments.add(controllerPod);
+        deployments.add(operatorPod);
         this.nodeController = new NodeController(sim);
         this.renderController = new RenderController(sim);
         this.drainController = new DrainController(sim, podInformer, budgetInformer);
+        this.operatorController = new OperatorController(sim);
+        this.kubelet = new Kubelet(sim, podInformer);
     }
 
     /**
@@ -84,14 +109,34 @@ public final class McoSimulator implements AutoCloseable {
     }
 
     private void startInformers() {
-        podInformer.addEventHandler(onDelete(drainController::onPodDeleted));
+        podInformer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod pod) {
+                kubelet.onPod(pod);
+            }
+
+            @Override
+            public void onUpdate(Pod old, Pod pod) {
+                kubelet.onPod(pod);
+            }
+
+            @Override
+            public void onDelete(Pod pod, boolean deletedFinalStateUnknown) {
+                drainController.onPodDeleted(pod);
+            }
+        });
         podInformer.run();
         budgetInformer.run();
+        infrastructureInformer.addEventHandler(onAnyChange(nodeController::enqueueAll));
+        infrastructureInformer.run();
+        machineConfigurationInformer.addEventHandler(onAnyChange(operatorController::enqueue));
+        machineConfigurationInformer.run();
         configInformer.addEventHandler(onAnyChange(renderController::enqueue));
         configInformer.run();
         poolInformer.addEventHandler(onAnyChange(() -> {
             renderController.enqueue();
             nodeController.enqueueAll();
+            operatorController.enqueue();
         }));
         poolInformer.run();
         nodeInformer.addEventHandler(new ResourceEventHandler<>() {
@@ -111,8 +156,33 @@ public final class McoSimulator implements AutoCloseable {
             }
         });
         nodeInformer.run();
+        controllerPod.onChange(running -> {
+            if (running) {
+                drainController.start();
+                renderController.enqueue();
+                nodeController.enqueueAll();
+            } else {
+                drainController.stop();
+            }
+        });
+        operatorPod.onChange(running -> operatorController.enqueue());
+        drainController.onEviction(node -> deployments.forEach(d -> d.evictedFrom(node, sim.nodes.all())));
+        // The MCO runs on control-plane nodes; a simulated cluster without any has it elsewhere.
+        boolean controlPlane = sim.nodes.all().stream()
+                .anyMatch(n -> n.getMetadata().getLabels() != null
+                        && n.getMetadata()
+                                .getLabels()
+                                .keySet()
+                                .containsAll(SimulatedDeployment.MASTER_SELECTOR.keySet()));
+        if (controlPlane) {
+            sim.deployments(controllerPod, operatorPod);
+        }
+        for (SimulatedDeployment d : deployments) {
+            d.update(sim.nodes.all());
+        }
         renderController.enqueue();
         nodeController.enqueueAll();
+        operatorController.enqueue();
         LOG.atInfo()
                 .addKeyValue("nodes", nodeInformer.getStore().list().size())
                 .addKeyValue("timeScale", sim.config.timeScale())
@@ -121,6 +191,10 @@ public final class McoSimulator implements AutoCloseable {
 
     private void onNode(Node old, Node node) {
         sim.nodes.seen(node);
+        for (SimulatedDeployment d : deployments) {
+            d.onNode(node, sim.nodes::all);
+        }
+        kubelet.onNode(node);
         String name = node.getMetadata().getName();
         String pool = nodeController.poolOf(node);
         if (pool == null) {
@@ -171,6 +245,28 @@ public final class McoSimulator implements AutoCloseable {
         return sim.faults(node);
     }
 
+    /**
+     * A Deployment of one pod with these tolerations and node selector, placed as the scheduler
+     * would and displaced by reboots and drains ({@link SimulatedDeployment}); e.g. for a test
+     * harness to stop a process while its pod could not run.
+     */
+    public SimulatedDeployment deployment(String name, List<Toleration> tolerations, Map<String, String> nodeSelector) {
+        var d = new SimulatedDeployment(name, tolerations, nodeSelector);
+        deployments.add(d);
+        d.update(sim.nodes.all());
+        return d;
+    }
+
+    /** The MCC's pod: while it does not run, neither do the node, render and drain controllers. */
+    public SimulatedDeployment controllerDeployment() {
+        return controllerPod;
+    }
+
+    /** The MCC's {@code mcc_drain_err} gauge: 1 per node whose drain has failed for over an hour. */
+    public Map<String, Double> drainErrors() {
+        return drainController.drainErrors();
+    }
+
     /** The simulated clock (event timestamps use it). */
     public SimClock clock() {
         return sim.clock;
@@ -183,8 +279,14 @@ public final class McoSimulator implements AutoCloseable {
     @Override
     public void close() {
         sim.clock.close();
-        for (SharedIndexInformer<?> informer :
-                List.of(nodeInformer, poolInformer, configInformer, podInformer, budgetInformer)) {
+        for (SharedIndexInformer<?> informer : List.of(
+                nodeInformer,
+                poolInformer,
+                configInformer,
+                podInformer,
+                budgetInformer,
+                machineConfigurationInformer,
+                infrastructureInformer)) {
             informer.close();
         }
     }
@@ -204,21 +306,6 @@ public final class McoSimulator implements AutoCloseable {
             @Override
             public void onDelete(T obj, boolean deletedFinalStateUnknown) {
                 action.run();
-            }
-        };
-    }
-
-    private static <T> ResourceEventHandler<T> onDelete(Consumer<T> action) {
-        return new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(T obj) {}
-
-            @Override
-            public void onUpdate(T oldObj, T newObj) {}
-
-            @Override
-            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-                action.accept(obj);
             }
         };
     }

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
+import java.time.Duration;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,9 +19,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The MCC's node controller: per pool, taints nodes that still have to update, hands out the
- * pool's target config within maxUnavailable (never while the pool is paused) and keeps the pool
- * status. Each sync reads the pool and its nodes afresh; nothing is remembered between syncs.
+ * The MCC's node controller ({@code pkg/controller/node/node_controller.go} {@code updatePools},
+ * {@code status.go} {@code calculateStatus}): per pool, copies the cluster's control-plane topology
+ * onto its nodes, taints nodes that still have to be assigned the pool's target, hands it out within
+ * maxUnavailable ({@link UpdatePlanner}; never while the pool is paused) and keeps the pool status.
+ * Each sync reads the pool and its nodes afresh; nothing is remembered between syncs. It runs only
+ * while the MCC's pod runs.
  */
 final class NodeController {
 
@@ -91,6 +95,9 @@ final class NodeController {
     }
 
     private void sync(String poolName) {
+        if (!sim.mccRunning()) {
+            return;
+        }
         GenericKubernetesResource pool = sim.pools.getStore().getByKey(poolName);
         if (pool == null) {
             return;
@@ -102,41 +109,90 @@ final class NodeController {
         }
         boolean paused = Boolean.TRUE.equals(spec.get("paused"));
         List<Node> nodes = new ArrayList<>();
-        List<NodeView> views = new ArrayList<>();
         for (Node n : sim.nodes.all()) {
             if (poolName.equals(poolOf(n))) {
                 nodes.add(n);
-                views.add(NodeView.of(n));
             }
         }
-        writeStatus(pool, views, target, paused);
         // As the MCC: a paused pool gets its status synced and nothing else, taints included.
-        if (paused) {
+        if (!paused) {
+            syncTopologyAnnotation(nodes);
+            for (Node n : nodes) {
+                syncTaint(n, target);
+            }
+            List<NodeUpdateState> views =
+                    nodes.stream().map(NodeUpdateState::of).toList();
+            MaxUnavailable max = MaxUnavailable.parse(spec.get("maxUnavailable"));
+            UpdatePlanner.Plan plan = UpdatePlanner.plan(poolName, views, target, max, sim.config.operatorNode());
+            if (plan.deferredOperatorNode() != null) {
+                sim.events.pool(
+                        poolName,
+                        pool.getMetadata().getUid(),
+                        "Normal",
+                        "DeferringOperatorNodeUpdate",
+                        "Deferring update of machine config operator node " + plan.deferredOperatorNode());
+            }
+            for (NodeUpdateState chosen : plan.chosen()) {
+                // SetDesiredStateFromPool: desiredConfig, and no desiredImage in a pool without image mode
+                sim.writer.annotate(
+                        chosen.name(),
+                        McdStep.ASSIGNED.annotations(target),
+                        chosen.desiredImage() == null ? List.of() : List.of(Mco.DESIRED_IMAGE));
+                sim.mcns.desired(chosen.name(), target);
+                LOG.atDebug()
+                        .addKeyValue("pool", poolName)
+                        .addKeyValue("node", chosen.name())
+                        .log("Set desiredConfig");
+            }
+            if (plan.chosen().size() == 1) {
+                sim.events.pool(
+                        poolName,
+                        pool.getMetadata().getUid(),
+                        "Normal",
+                        "SetDesiredConfig",
+                        "Targeted node " + plan.chosen().get(0).name() + " to MachineConfig: " + target);
+            } else if (!plan.chosen().isEmpty()) {
+                sim.events.pool(
+                        poolName,
+                        pool.getMetadata().getUid(),
+                        "Normal",
+                        "SetDesiredConfig",
+                        "Set target for " + plan.chosen().size() + " nodes to MachineConfig: " + target);
+            }
+        }
+        writeStatus(pool, nodes(poolName), target, paused);
+    }
+
+    private List<NodeUpdateState> nodes(String poolName) {
+        List<NodeUpdateState> out = new ArrayList<>();
+        for (Node n : sim.nodes.all()) {
+            if (poolName.equals(poolOf(n))) {
+                out.add(NodeUpdateState.of(n));
+            }
+        }
+        return out;
+    }
+
+    /** {@code setClusterConfigAnnotation}: the Infrastructure's controlPlaneTopology on every node. */
+    private void syncTopologyAnnotation(List<Node> nodes) {
+        String topology = sim.controlPlaneTopology();
+        if (topology == null || topology.isEmpty()) {
             return;
         }
         for (Node n : nodes) {
-            syncTaint(n, target);
-        }
-        MaxUnavailable max = MaxUnavailable.parse(spec.get("maxUnavailable"));
-        for (NodeView chosen : UpdatePlanner.select(views, target, max, sim.config.operatorNode())) {
-            sim.writer.annotate(chosen.name(), McdStep.ASSIGNED.annotations(target));
-            sim.mcns.desired(chosen.name(), target);
-            sim.events.pool(
-                    poolName,
-                    pool.getMetadata().getUid(),
-                    "Normal",
-                    "SetDesiredConfig",
-                    "Targeted node " + chosen.name() + " to MachineConfig " + target);
-            LOG.atDebug()
-                    .addKeyValue("pool", poolName)
-                    .addKeyValue("node", chosen.name())
-                    .log("Set desiredConfig");
+            if (!topology.equals(MachineConfigDaemon.annotation(n, Mco.CONTROL_PLANE_TOPOLOGY))) {
+                sim.writer.annotate(n.getMetadata().getName(), Map.of(Mco.CONTROL_PLANE_TOPOLOGY, topology));
+            }
         }
     }
 
-    /** UpdateInProgress:PreferNoSchedule on every node not yet updated to the target. */
+    /**
+     * UpdateInProgress:PreferNoSchedule on nodes whose {@code desiredConfig} is not the target yet,
+     * removed once it is (at assignment). As the MCC, the whole taint list is written from a read
+     * of the node, without a resourceVersion: a taint someone adds in between is lost.
+     */
     private void syncTaint(Node n, String target) {
-        boolean wanted = !NodeView.of(n).updatedTo(target);
+        boolean wanted = !NodeUpdateState.of(n).targets(target);
         boolean present = n.getSpec().getTaints() != null
                 && n.getSpec().getTaints().stream().anyMatch(NodeController::isOurTaint);
         String name = n.getMetadata().getName();
@@ -144,28 +200,47 @@ final class NodeController {
             return;
         }
         sim.clock.run("node/" + name, () -> {
+            Node fresh;
             try {
-                sim.writer.update(name, fresh -> {
-                    List<Taint> taints = fresh.getSpec().getTaints() == null
-                            ? new ArrayList<>()
-                            : new ArrayList<>(fresh.getSpec().getTaints());
-                    boolean has = taints.stream().anyMatch(NodeController::isOurTaint);
-                    if (has == wanted) {
-                        return null;
-                    }
-                    if (wanted) {
-                        taints.add(new TaintBuilder()
-                                .withKey(Mco.UPDATE_IN_PROGRESS_TAINT)
-                                .withEffect("PreferNoSchedule")
-                                .build());
-                    } else {
-                        taints.removeIf(NodeController::isOurTaint);
-                    }
-                    fresh.getSpec().setTaints(taints);
-                    return fresh;
-                });
-            } finally {
+                fresh = sim.client.nodes().withName(name).get();
+            } catch (RuntimeException e) {
                 taintsInFlight.remove(name);
+                throw e;
+            }
+            if (fresh == null) {
+                taintsInFlight.remove(name);
+                return;
+            }
+            List<Taint> taints = fresh.getSpec().getTaints() == null
+                    ? new ArrayList<>()
+                    : new ArrayList<>(fresh.getSpec().getTaints());
+            boolean has = taints.stream().anyMatch(NodeController::isOurTaint);
+            if (has == wanted) {
+                taintsInFlight.remove(name);
+                return;
+            }
+            if (wanted) {
+                taints.add(new TaintBuilder()
+                        .withKey(Mco.UPDATE_IN_PROGRESS_TAINT)
+                        .withEffect("PreferNoSchedule")
+                        .build());
+            } else {
+                taints.removeIf(NodeController::isOurTaint);
+            }
+            Runnable write = () -> {
+                try {
+                    Node updated =
+                            sim.client.nodes().withName(name).patch(Mco.jsonPatch(), Mco.set("/spec/taints", taints));
+                    sim.nodes.wrote(updated);
+                } finally {
+                    taintsInFlight.remove(name);
+                }
+            };
+            Duration window = sim.timings.taintWriteWindow();
+            if (window.isZero()) {
+                write.run();
+            } else {
+                sim.clock.schedule("node/" + name, window, write);
             }
         });
     }
@@ -174,15 +249,20 @@ final class NodeController {
         return Mco.UPDATE_IN_PROGRESS_TAINT.equals(t.getKey()) && "PreferNoSchedule".equals(t.getEffect());
     }
 
-    private void writeStatus(GenericKubernetesResource pool, List<NodeView> nodes, String target, boolean paused) {
+    /** {@code calculateStatus} ({@code pkg/controller/node/status.go}) and its write. */
+    private void writeStatus(
+            GenericKubernetesResource pool, List<NodeUpdateState> nodes, String target, boolean paused) {
         Map<String, Object> old = map(pool.getAdditionalProperties().get("status"));
         int machines = nodes.size();
         int updated = (int) nodes.stream().filter(n -> n.updatedTo(target)).count();
         int ready = (int)
                 nodes.stream().filter(n -> n.updatedTo(target) && n.ready()).count();
         int unavailable = UpdatePlanner.unavailable(nodes).size();
-        List<NodeView> degraded = nodes.stream().filter(NodeView::degraded).toList();
-        boolean allUpdated = updated == machines;
+        List<NodeUpdateState> degraded =
+                nodes.stream().filter(NodeUpdateState::degraded).toList();
+        // Updated only when every node is updated and ready and none is unavailable: a Done but
+        // cordoned node keeps the pool (and status.configuration) where it was.
+        boolean allUpdated = updated == machines && ready == machines && unavailable == 0;
 
         Map<String, Map<String, Object>> conditions = new LinkedHashMap<>();
         for (Object c : list(old.get("conditions"))) {
@@ -190,11 +270,15 @@ final class NodeController {
             conditions.put((String) m.get("type"), m);
         }
         String now = sim.clock.now().toString();
-        String nodeDegradedMessage = degraded.isEmpty()
-                ? ""
-                : "Node " + degraded.get(0).name() + " is reporting: \""
-                        + degradedReason(degraded.get(0).name()) + "\"";
-        condition(conditions, "RenderDegraded", "False", "", "", now);
+        boolean renderDegraded = "True".equals(conditionStatus(old, "RenderDegraded"));
+        if (!conditions.containsKey("RenderDegraded")) {
+            condition(conditions, "RenderDegraded", "False", "", "", now);
+        }
+        String nodeDegradedMessage = String.join(
+                ", ",
+                degraded.stream()
+                        .map(d -> "Node " + d.name() + " is reporting: \"" + degradedReason(d.name()) + "\"")
+                        .toList());
         condition(
                 conditions,
                 "NodeDegraded",
@@ -202,36 +286,31 @@ final class NodeController {
                 degraded.isEmpty() ? "" : degraded.size() + " nodes are reporting degraded status on sync",
                 nodeDegradedMessage,
                 now);
-        condition(conditions, "Degraded", degraded.isEmpty() ? "False" : "True", "", "", now);
-        condition(
-                conditions,
-                "Updated",
-                allUpdated ? "True" : "False",
-                "",
-                allUpdated ? "All nodes are updated with MachineConfig " + target : "",
-                now);
-        if (paused && !allUpdated) {
-            condition(conditions, "Updating", "False", "", "Pool is paused; will not update to " + target, now);
+        boolean poolDegraded = !degraded.isEmpty() || renderDegraded;
+        condition(conditions, "Degraded", poolDegraded ? "True" : "False", "", "", now);
+        String line = "MachineConfig " + target;
+        if (allUpdated) {
+            condition(conditions, "Updated", "True", "", "All nodes are updated with " + line, now);
+            condition(conditions, "Updating", "False", "", "", now);
         } else {
-            condition(
-                    conditions,
-                    "Updating",
-                    allUpdated ? "False" : "True",
-                    "",
-                    allUpdated ? "" : "All nodes are updating to MachineConfig " + target,
-                    now);
+            condition(conditions, "Updated", "False", "", "", now);
+            if (paused) {
+                condition(conditions, "Updating", "False", "", "Pool is paused; will not update to " + line, now);
+            } else {
+                condition(conditions, "Updating", "True", "", "All nodes are updating to " + line, now);
+            }
         }
 
         Map<String, Object> spec = map(pool.getAdditionalProperties().get("spec"));
+        Object configuration =
+                allUpdated ? spec.get("configuration") : old.getOrDefault("configuration", spec.get("configuration"));
         var status = new LinkedHashMap<String, Object>();
         status.put(
                 "observedGeneration",
                 pool.getMetadata().getGeneration() == null
                         ? 1
                         : pool.getMetadata().getGeneration());
-        status.put(
-                "configuration",
-                allUpdated ? spec.get("configuration") : old.getOrDefault("configuration", spec.get("configuration")));
+        status.put("configuration", configuration);
         status.put("machineCount", machines);
         status.put("updatedMachineCount", updated);
         status.put("readyMachineCount", ready);
@@ -241,34 +320,20 @@ final class NodeController {
         if (Objects.equals(normalise(status), normalise(old))) {
             return;
         }
-        emitTransitionEvents(pool, old, conditions, target);
         Mco.pools(sim.client)
                 .withName(pool.getMetadata().getName())
                 .subresource("status")
                 .patch(Mco.jsonPatch(), Mco.set("/status", status));
-    }
-
-    private void emitTransitionEvents(
-            GenericKubernetesResource pool,
-            Map<String, Object> old,
-            Map<String, Map<String, Object>> now,
-            String target) {
-        String before = conditionStatus(old, "Updating");
-        String after = (String) now.get("Updating").get("status");
-        String uid = pool.getMetadata().getUid();
-        String name = pool.getMetadata().getName();
-        if ("True".equals(after) && !"True".equals(before)) {
-            sim.events.pool(
-                    name, uid, "Normal", "Updating", "Pool " + name + " is now updating to MachineConfig " + target);
-        }
-        String updatedBefore = conditionStatus(old, "Updated");
-        if ("True".equals(now.get("Updated").get("status")) && "False".equals(updatedBefore)) {
+        String before = (String) map(old.get("configuration")).get("name");
+        String after = (String) map(configuration).get("name");
+        if (before != null && !before.equals(after)) {
+            String name = pool.getMetadata().getName();
             sim.events.pool(
                     name,
-                    uid,
+                    pool.getMetadata().getUid(),
                     "Normal",
                     "Completed",
-                    "Pool " + name + " has completed update to MachineConfig " + target);
+                    "Pool " + name + " has completed update to " + line);
         }
     }
 
@@ -276,7 +341,8 @@ final class NodeController {
         return MachineConfigDaemon.annotation(sim.nodes.get(node), Mco.REASON);
     }
 
-    private static void condition(
+    /** Sets a condition; lastTransitionTime moves only when its status changes. */
+    static void condition(
             Map<String, Map<String, Object>> conditions,
             String type,
             String status,

@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.HttpURLConnection;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,6 +23,7 @@ final class RenderController {
 
     private static final Logger LOG = LoggerFactory.getLogger(RenderController.class);
     static final String CONTROLLER_VERSION = "mco-simulator";
+    static final String GENERATED_BY = Mco.GROUP + "/generated-by-controller-version";
 
     private final SimContext sim;
     private final AtomicBoolean queued = new AtomicBoolean();
@@ -41,6 +42,9 @@ final class RenderController {
     }
 
     private void syncAll() {
+        if (!sim.mccRunning()) {
+            return;
+        }
         for (GenericKubernetesResource pool : sim.pools.getStore().list()) {
             sync(pool);
         }
@@ -67,21 +71,26 @@ final class RenderController {
         }
     }
 
-    /** The specs of the non-rendered MachineConfigs the pool selects. */
-    static Map<String, Map<String, Object>> sources(
-            GenericKubernetesResource pool, List<GenericKubernetesResource> configs) {
+    /** The non-rendered MachineConfigs the pool selects. */
+    static List<Renderer.Source> sources(GenericKubernetesResource pool, List<GenericKubernetesResource> configs) {
         Object raw =
                 NodeController.map(pool.getAdditionalProperties().get("spec")).get("machineConfigSelector");
         LabelSelector selector = raw == null ? null : Mco.convert(raw, LabelSelector.class);
-        var out = new HashMap<String, Map<String, Object>>();
+        var out = new ArrayList<Renderer.Source>();
         for (GenericKubernetesResource mc : configs) {
             Map<String, String> labels = mc.getMetadata().getLabels() == null
                     ? Map.of()
                     : mc.getMetadata().getLabels();
             if (!isRendered(mc) && DisruptionBudgets.selects(selector, labels)) {
-                out.put(
+                Map<String, String> annotations = mc.getMetadata().getAnnotations() == null
+                        ? Map.of()
+                        : mc.getMetadata().getAnnotations();
+                String generatedBy = annotations.getOrDefault(GENERATED_BY, "");
+                out.add(new Renderer.Source(
                         mc.getMetadata().getName(),
-                        NodeController.map(mc.getAdditionalProperties().get("spec")));
+                        labels.get(Mco.ROLE_LABEL),
+                        !generatedBy.isEmpty(),
+                        NodeController.map(mc.getAdditionalProperties().get("spec"))));
             }
         }
         return out;
@@ -108,7 +117,7 @@ final class RenderController {
                 .withKind("MachineConfig")
                 .withNewMetadata()
                 .withName(rendered.name())
-                .addToAnnotations(Mco.GROUP + "/generated-by-controller-version", CONTROLLER_VERSION)
+                .addToAnnotations(GENERATED_BY, CONTROLLER_VERSION)
                 .withOwnerReferences(new OwnerReferenceBuilder()
                         .withApiVersion(Mco.API_VERSION)
                         .withKind("MachineConfigPool")

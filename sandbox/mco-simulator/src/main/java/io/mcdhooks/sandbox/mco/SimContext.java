@@ -3,6 +3,7 @@ package io.mcdhooks.sandbox.mco;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.mcdhooks.sandbox.mco.disruption.NodeDisruptionPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +32,13 @@ final class SimContext {
     private final Map<String, Random> randoms;
     private final KubernetesClient base;
     private final Map<Identity, SimContext> actors;
+    /** The context the per-actor views share the cluster's configuration and the MCC's deployments with. */
+    private final SimContext root;
+
+    private volatile SharedIndexInformer<GenericKubernetesResource> machineConfigurations;
+    private volatile SharedIndexInformer<GenericKubernetesResource> infrastructures;
+    private volatile SimulatedDeployment controller;
+    private volatile SimulatedDeployment operator;
 
     SimContext(
             KubernetesClient client,
@@ -47,12 +55,13 @@ final class SimContext {
         this.nodes = nodes;
         this.writer = new ClusterWriter(this.client, nodes);
         this.events = new EventRecorder(this.client, clock, config.seed());
-        this.mcns = new MachineConfigNodes(this.client, clock, config.machineConfigNodes());
+        this.mcns = new MachineConfigNodes(this.client, clock, nodes, config.machineConfigNodes());
         this.machineConfigs = machineConfigs;
         this.pools = pools;
         this.faults = new ConcurrentHashMap<>();
         this.randoms = new ConcurrentHashMap<>();
         this.actors = new ConcurrentHashMap<>();
+        this.root = this;
     }
 
     /** {@code shared} writing as {@code actor}: every field but the writing ones is {@code shared}'s. */
@@ -71,11 +80,76 @@ final class SimContext {
         this.faults = shared.faults;
         this.randoms = shared.randoms;
         this.actors = shared.actors;
+        this.root = shared.root;
     }
 
     /** This context writing as {@code actor} (see {@link Identities}); one per actor, kept. */
     SimContext as(Identity actor) {
         return actors.computeIfAbsent(actor, a -> new SimContext(this, a));
+    }
+
+    /** The informers of the cluster-scoped singletons the MCO reads. */
+    void clusterConfig(
+            SharedIndexInformer<GenericKubernetesResource> machineConfigurations,
+            SharedIndexInformer<GenericKubernetesResource> infrastructures) {
+        root.machineConfigurations = machineConfigurations;
+        root.infrastructures = infrastructures;
+    }
+
+    /** Where the MCC (node, render and drain controllers) and the operator run. */
+    void deployments(SimulatedDeployment controller, SimulatedDeployment operator) {
+        root.controller = controller;
+        root.operator = operator;
+    }
+
+    boolean mccRunning() {
+        return root.controller == null || root.controller.running();
+    }
+
+    boolean operatorRunning() {
+        return root.operator == null || root.operator.running();
+    }
+
+    /** {@code MachineConfiguration/cluster}, or null. */
+    GenericKubernetesResource machineConfiguration() {
+        var informer = root.machineConfigurations;
+        return informer == null ? null : informer.getStore().getByKey(Mco.CLUSTER);
+    }
+
+    /**
+     * The policy the operator published in {@code MachineConfiguration/cluster}
+     * {@code status.nodeDisruptionPolicyStatus}, or null while it has not (or is not current).
+     */
+    NodeDisruptionPolicy disruptionPolicy() {
+        GenericKubernetesResource mc = machineConfiguration();
+        if (mc == null) {
+            return null;
+        }
+        Map<String, Object> status =
+                NodeController.map(mc.getAdditionalProperties().get("status"));
+        Object policies =
+                NodeController.map(status.get("nodeDisruptionPolicyStatus")).get("clusterPolicies");
+        long generation =
+                mc.getMetadata().getGeneration() == null ? 1 : mc.getMetadata().getGeneration();
+        if (!(policies instanceof Map<?, ?>)
+                || !(status.get("observedGeneration") instanceof Number observed)
+                || observed.longValue() != generation) {
+            return null;
+        }
+        return NodeDisruptionPolicy.fromStatus(NodeController.map(policies));
+    }
+
+    /** {@code Infrastructure/cluster} {@code status.controlPlaneTopology}, or null. */
+    String controlPlaneTopology() {
+        GenericKubernetesResource infra = root.infrastructures == null
+                ? null
+                : root.infrastructures.getStore().getByKey(Mco.CLUSTER);
+        if (infra == null) {
+            return null;
+        }
+        Object topology = NodeController.map(infra.getAdditionalProperties().get("status"))
+                .get("controlPlaneTopology");
+        return topology instanceof String s ? s : null;
     }
 
     /** {@code base} with this node's seeded jitter. */

@@ -73,7 +73,21 @@ class ActorIdentitiesIT {
             assertThat(writers(
                             writes, w -> w.method().equals("POST") && w.path().endsWith("/pods")))
                     .containsOnly(Identities.REPLICASET_CONTROLLER);
-            // Events are recorded by whoever their source names: the MCD of the node, or the MCC
+            // pods' status comes from the kubelet of their node; the ClusterOperator's from the operator
+            assertThat(writers(
+                            writes,
+                            w -> w.method().equals("PATCH")
+                                    && w.path().contains("/pods/")
+                                    && w.body().contains("\"phase\"")))
+                    .isNotEmpty()
+                    .allSatisfy(writer -> assertThat(writer.username()).startsWith("system:node:"));
+            assertThat(writers(
+                            writes,
+                            w -> w.path().startsWith("/apis/config.openshift.io/v1/clusteroperators")
+                                    && !w.method().equals("GET")))
+                    .isNotEmpty()
+                    .containsOnly(Identities.MACHINE_CONFIG_OPERATOR);
+            // Events are recorded by whoever their source names: the MCD of the node, the operator, or the MCC
             assertThat(writers(writes, w -> w.path().endsWith("/events")))
                     .zipSatisfy(
                             writes.stream()
@@ -82,10 +96,13 @@ class ActorIdentitiesIT {
                                     .toList(),
                             (writer, event) -> assertThat(writer)
                                     .isEqualTo(
-                                            event.getSource().getComponent().equals(EventRecorder.MCD)
-                                                    ? Identities.machineConfigDaemon(
-                                                            event.getSource().getHost())
-                                                    : Identities.MACHINE_CONFIG_CONTROLLER));
+                                            switch (event.getSource().getComponent()) {
+                                                case EventRecorder.MCD ->
+                                                    Identities.machineConfigDaemon(
+                                                            event.getSource().getHost());
+                                                case EventRecorder.OPERATOR -> Identities.MACHINE_CONFIG_OPERATOR;
+                                                default -> Identities.MACHINE_CONFIG_CONTROLLER;
+                                            }));
             // and no actor of the simulator wrote as the administrator or anonymously
             assertThat(writes)
                     .filteredOn(w -> !w.path().startsWith("/apis/machineconfiguration.openshift.io/v1/machineconfigs"))

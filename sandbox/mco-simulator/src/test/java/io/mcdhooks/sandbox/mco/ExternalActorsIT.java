@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +29,7 @@ class ExternalActorsIT {
             // ... and the pool reports the pause, while no node is assigned the new config
             await().atMost(LONG)
                     .untilAsserted(() -> assertThat(sim.poolStatus("worker").toString())
-                            .contains("Pool is paused; will not update to " + target));
+                            .contains("Pool is paused; will not update to MachineConfig " + target));
             await().during(Duration.ofSeconds(2))
                     .atMost(Duration.ofSeconds(5))
                     .until(() -> sim.client.nodes().list().getItems().stream()
@@ -91,15 +90,7 @@ class ExternalActorsIT {
                     .withKey("example.com/hold")
                     .withEffect("NoSchedule")
                     .build();
-            sim.client.nodes().withName("worker-2").edit(n -> {
-                var taints = new ArrayList<Taint>(
-                        n.getSpec().getTaints() == null
-                                ? List.of()
-                                : n.getSpec().getTaints());
-                taints.add(hold);
-                n.getSpec().setTaints(taints);
-                return n;
-            });
+            sim.addTaint("worker-2", hold);
 
             // When a change is rolled out
             sim.mco.applyMachineConfig(MachineConfigs.kernelType("99-worker-rt", "worker", "realtime"));

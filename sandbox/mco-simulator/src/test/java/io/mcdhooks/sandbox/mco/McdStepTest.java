@@ -30,7 +30,14 @@ class McdStepTest {
     }
 
     @Test
-    void singleReplicaNodesSkipTheDrainAndNoRebootSkipsThePostAction() {
-        assertThat(McdStep.sequence(false, false)).containsExactly(McdStep.ASSIGNED, McdStep.WORKING, McdStep.DONE);
+    void aRebootlessUpdateWithoutDrainStillDoesTheUncordonHandshake() {
+        // completeUpdate (pkg/daemon/daemon.go) asks for the uncordon after every update
+        assertThat(McdStep.sequence(false, false))
+                .containsExactly(
+                        McdStep.ASSIGNED,
+                        McdStep.WORKING,
+                        McdStep.UNCORDON_REQUESTED,
+                        McdStep.UNCORDONED,
+                        McdStep.DONE);
     }
 }

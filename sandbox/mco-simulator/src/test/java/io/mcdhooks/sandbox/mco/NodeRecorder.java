@@ -56,7 +56,7 @@ final class NodeRecorder implements AutoCloseable {
             }
         }
         if (name.startsWith("worker-")) {
-            boolean now = NodeView.of(node).unavailable();
+            boolean now = NodeUpdateState.of(node).unavailable();
             Boolean before = unavailable.put(name, now);
             unavailableNow += (now ? 1 : 0) - (Boolean.TRUE.equals(before) ? 1 : 0);
             maxUnavailable.accumulateAndGet(unavailableNow, Math::max);

@@ -80,7 +80,9 @@ class RolloutIT {
     }
 
     @Test
-    void aChangeToRegistriesOnlyReloadsCrioWithoutAReboot() {
+    void aSafeRegistriesChangeReloadsCrioWithoutDrainNorRebootButStillUncordons() {
+        // calculatePostConfigChangeNodeDisruptionAction: registries.conf is Special; only added
+        // search registries is a safe change (isSafeContainerRegistryConfChanges): no drain
         try (var sim = new Simulation(Topology.builder().masters(1).workers(1)).start()) {
             sim.mco.applyMachineConfig(MachineConfigs.file(
                     "99-worker-registries",
@@ -90,6 +92,31 @@ class RolloutIT {
 
             await().atMost(LONG).until(() -> !sim.events("worker-0", "NodeDone").isEmpty());
             String target = sim.poolTarget("worker");
+            assertThat(sim.events("worker-0", "ServiceReload"))
+                    .singleElement()
+                    .satisfies(e -> assertThat(e.getMessage())
+                            .isEqualTo("Config changes do not require reboot. Service crio was reloaded."));
+            assertThat(sim.events("worker-0", "Reboot")).isEmpty();
+            assertThat(sim.events("worker-0", "Drain")).isEmpty();
+            await().atMost(LONG)
+                    .untilAsserted(() -> assertThat(sim.recorder.changes("worker-0"))
+                            .containsExactlyElementsOf(McdStep.expectedChanges(target, false, false)));
+        }
+    }
+
+    @Test
+    void anUnsafeRegistriesChangeDrainsButDoesNotReboot() {
+        // isDrainRequiredForNodeDisruptionActions: a Special action drains unless the change is safe
+        try (var sim = new Simulation(Topology.builder().masters(1).workers(1)).start()) {
+            sim.mco.applyMachineConfig(MachineConfigs.file(
+                    "99-worker-registries",
+                    "worker",
+                    "/etc/containers/registries.conf",
+                    "[[registry]]\nlocation = \"docker.io/library\"\nblocked = true\n"));
+
+            await().atMost(LONG).until(() -> !sim.events("worker-0", "NodeDone").isEmpty());
+            String target = sim.poolTarget("worker");
+            assertThat(sim.events("worker-0", "Drain")).hasSize(1);
             assertThat(sim.events("worker-0", "ServiceReload")).hasSize(1);
             assertThat(sim.events("worker-0", "Reboot")).isEmpty();
             await().atMost(LONG)

@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The MCO's counting rules applied to real nodes captured mid-update (see the fixture header). */
-class NodeViewFixtureTest {
+class NodeUpdateStateFixtureTest {
 
     private static final String WORKER_TARGET = "rendered-worker-a079988a31206987bed827f0242d7b3f";
     private static final String MASTER_TARGET = "rendered-master-1f718b5bc3667e49797e9a47d9f48725";
@@ -19,15 +19,15 @@ class NodeViewFixtureTest {
     private static List<Node> load() {
         var list = new KubernetesSerialization()
                 .unmarshal(
-                        NodeViewFixtureTest.class.getResourceAsStream("/fixtures/nodes-mid-update.yaml"),
+                        NodeUpdateStateFixtureTest.class.getResourceAsStream("/fixtures/nodes-mid-update.yaml"),
                         KubernetesList.class);
         return list.getItems().stream().map(Node.class::cast).toList();
     }
 
-    private List<NodeView> pool(String role) {
+    private List<NodeUpdateState> pool(String role) {
         return nodes.stream()
                 .filter(n -> n.getMetadata().getLabels().containsKey("node-role.kubernetes.io/" + role))
-                .map(NodeView::of)
+                .map(NodeUpdateState::of)
                 .toList();
     }
 
@@ -42,8 +42,8 @@ class NodeViewFixtureTest {
 
     @Test
     void aCordonedWorkingNodeIsUnavailableAndATaintedDoneNodeIsNot() {
-        NodeView draining = view("ip-10-0-22-179.us-east-2.compute.internal");
-        NodeView waiting = view("ip-10-0-72-40.us-east-2.compute.internal");
+        NodeUpdateState draining = view("ip-10-0-22-179.us-east-2.compute.internal");
+        NodeUpdateState waiting = view("ip-10-0-72-40.us-east-2.compute.internal");
 
         assertThat(draining.unschedulable()).isTrue();
         assertThat(draining.unavailable()).isTrue();
@@ -56,16 +56,17 @@ class NodeViewFixtureTest {
     void noCapacityIsLeftInTheWorkerPoolAtMaxUnavailableOne() {
         assertThat(UpdatePlanner.capacity(pool("worker"), WORKER_TARGET, MaxUnavailable.of(1)))
                 .isZero();
-        assertThat(UpdatePlanner.select(pool("worker"), WORKER_TARGET, MaxUnavailable.of(2), null))
-                .extracting(NodeView::name)
+        assertThat(UpdatePlanner.plan("worker", pool("worker"), WORKER_TARGET, MaxUnavailable.of(2), null)
+                        .chosen())
+                .extracting(NodeUpdateState::name)
                 .containsExactly("ip-10-0-72-40.us-east-2.compute.internal");
     }
 
-    private NodeView view(String name) {
+    private NodeUpdateState view(String name) {
         return nodes.stream()
                 .filter(n -> n.getMetadata().getName().equals(name))
                 .findFirst()
-                .map(NodeView::of)
+                .map(NodeUpdateState::of)
                 .orElseThrow();
     }
 }

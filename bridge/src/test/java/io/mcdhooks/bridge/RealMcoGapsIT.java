@@ -1,0 +1,268 @@
+package io.mcdhooks.bridge;
+
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.mcdhooks.bridge.hooks.UpdateHook;
+import io.mcdhooks.bridge.hooks.UpdateHookSpec;
+import io.mcdhooks.sandbox.kafka.KafkaBroker;
+import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
+import io.mcdhooks.sandbox.mco.InMemoryCluster;
+import io.mcdhooks.sandbox.mco.MachineConfigs;
+import io.mcdhooks.sandbox.mco.Mco;
+import io.mcdhooks.sandbox.mco.McoSimulator;
+import io.mcdhooks.sandbox.mco.SimulatedDeployment;
+import io.mcdhooks.sandbox.mco.SimulatorConfig;
+import io.mcdhooks.sandbox.mco.Topology;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Outcome;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What the project's levers promise, checked on the simulator that behaves like the real MCO of
+ * today (node disruption policies, Pending pods evicted without their budget, the ClusterOperator,
+ * single-node clusters). Each test states the promise; where the levers do not keep it yet, the test
+ * is disabled with what fails, until the issue that makes the levers hold on a real MCO is resolved.
+ */
+@ExtendWith(KafkaBrokerExtension.class)
+class RealMcoGapsIT {
+
+    private static final String NAMESPACE = "mcdhooks";
+    private static final String ISSUE =
+            "Fails on the faithful simulator until the issue \"Levers that hold on a real MCO: holds enforced"
+                    + " by the API server, rolling pools, every kind of update and topology\" is resolved: ";
+    private static final double TIME_SCALE = 100;
+    private static final Duration LONG = Duration.ofSeconds(90);
+
+    private final KafkaBroker broker;
+    private InMemoryCluster cluster;
+    private KubernetesClient client;
+    private McoSimulator mco;
+    private Vertx vertx;
+    private ScriptedHook hook;
+
+    RealMcoGapsIT(KafkaBroker broker) {
+        this.broker = broker;
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (hook != null) {
+            hook.close();
+        }
+        if (vertx != null) {
+            vertx.close().await();
+        }
+        if (mco != null) {
+            mco.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    @Disabled(ISSUE + "a change the node disruption policy applies without a drain (here policy.json, a CRI-O"
+            + " reload) never meets the gate pod's budget, so the node updates while its pre-update gate is"
+            + " blocked")
+    void aFailingPreUpdateHookHoldsAChangeThatNeedsNoDrain() {
+        // Given a pre-update hook that fails on the workers
+        start(Topology.builder().workers(2), SimulatorConfig.defaults(), Map.of());
+        hook("node-precheck", List.of(UpdateHookSpec.StageName.PRE_UPDATE), "worker", r -> Optional.of(Outcome.FAIL));
+        deployBridge();
+
+        // When a change that only reloads CRI-O is rolled out
+        String target = rollOut(
+                "worker",
+                MachineConfigs.file("99-worker-policy", "worker", "/etc/containers/policy.json", "{\"default\":[]}"));
+
+        // Then no worker runs it while its pre-update gate is blocked
+        await().during(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(15))
+                .until(() -> workers().stream().noneMatch(n -> target.equals(annotation(n, Mco.CURRENT_CONFIG))));
+    }
+
+    @Test
+    @Disabled(ISSUE + "a gate pod that is still Pending (its image not pulled yet) is evicted without its"
+            + " budget being asked (Kubernetes canIgnorePDB), so the drain passes the pre-update gate")
+    void aGatePodThatIsNotRunningYetStillHoldsTheDrain() {
+        // Given gate pods whose image cannot be pulled, and a pre-update hook that fails
+        start(
+                Topology.builder().workers(2),
+                SimulatorConfig.defaults().withUnpullableImages(Pattern.compile("registry\\.example/slow/.*")),
+                Map.of("MCDHOOKS_GATE_POD_IMAGE", "registry.example/slow/pause:3.10"));
+        hook("node-precheck", List.of(UpdateHookSpec.StageName.PRE_UPDATE), "worker", r -> Optional.of(Outcome.FAIL));
+        deployBridge();
+
+        // When a change that drains and reboots is rolled out
+        String target = rollOut("worker", MachineConfigs.kernelType("99-worker-rt", "worker", "realtime"));
+
+        // Then no worker is drained past its gate
+        await().during(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(15))
+                .until(() -> workers().stream().noneMatch(n -> target.equals(annotation(n, Mco.CURRENT_CONFIG))));
+    }
+
+    @Test
+    @Disabled(ISSUE + "the pool-pre-update lever pauses the master pool with a pending update, and the MCO's"
+            + " syncRequiredMachineConfigPools fails at once: the machine-config ClusterOperator is Degraded"
+            + " (RequiredPoolsFailed) while the gate is held")
+    void holdingTheMasterPoolBeforeItsUpdateKeepsTheClusterOperatorHealthy() {
+        // Given a pool-pre-update hook on the masters that fails
+        start(Topology.builder().masters(3).workers(1), SimulatorConfig.defaults(), Map.of());
+        hook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), "master", r -> Optional.of(Outcome.FAIL));
+        deployBridge();
+        await().atMost(LONG).until(() -> paused("master"));
+
+        // When a master change is rendered while the gate holds the pool
+        rollOut("master", MachineConfigs.kernelArguments("99-master-kargs", "master", List.of("nosmt")));
+
+        // Then the ClusterOperator stays not Degraded
+        await().during(Duration.ofSeconds(10))
+                .atMost(Duration.ofSeconds(15))
+                .until(() -> !"True".equals(clusterOperatorCondition("Degraded")));
+    }
+
+    @Test
+    @Disabled(ISSUE + "on a single node the post-update taint set at assignment keeps the MCC (and its drain"
+            + " controller) and the bridge from being scheduled after the reboot: the uncordon never comes"
+            + " (FailedToUncordon, Degraded) and no gatekeeper runs to release the node")
+    void aSingleNodePostUpdateHoldIsReleasedWhenItsHookPasses() {
+        // Given a single-node cluster and a post-update hook that first fails
+        start(Topology.builder().masters(1).workers(0), SimulatorConfig.defaults(), Map.of());
+        var outcome = new AtomicReference<>(Outcome.FAIL);
+        hook("node-check", List.of(UpdateHookSpec.StageName.POST_UPDATE), "master", r -> Optional.of(outcome.get()));
+        // the bridge runs as a Deployment without tolerations: stopped while its pod could not run
+        SimulatedDeployment bridgePod = mco.deployment("mcdhooks-bridge", List.of(), Map.of());
+        var deployed = new AtomicReference<String>();
+        bridgePod.onChange(running -> {
+            if (running && deployed.get() == null) {
+                deployed.set(deployBridge());
+            } else if (!running && deployed.get() != null) {
+                vertx.undeploy(deployed.getAndSet(null));
+            }
+        });
+        deployed.set(deployBridge());
+
+        // When the node updates and its hook then passes
+        String target = rollOut("master", MachineConfigs.kernelType("99-master-rt", "master", "realtime"));
+        await().atMost(LONG).until(() -> "Rebooting".equals(annotation(node("master-0"), Mco.POST_CONFIG_ACTION)));
+        outcome.set(Outcome.PASS);
+
+        // Then the node finishes its update
+        await().atMost(LONG)
+                .until(() -> target.equals(annotation(node("master-0"), Mco.CURRENT_CONFIG))
+                        && "Done".equals(annotation(node("master-0"), Mco.STATE)));
+    }
+
+    private void start(Topology.Builder topology, SimulatorConfig simulator, Map<String, String> bridgeEnv) {
+        Map<String, String> env = TestEnvironment.bridge(broker, "gaps");
+        env.put("MCDHOOKS_NAMESPACE", NAMESPACE);
+        env.put("MCDHOOKS_TICK", "200ms");
+        env.putAll(bridgeEnv);
+        config = BridgeConfig.fromEnvironment(env);
+        cluster = InMemoryCluster.start();
+        client = cluster.client();
+        topology.build().apply(client);
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(NAMESPACE)
+                        .endMetadata()
+                        .build())
+                .create();
+        vertx = Vertx.vertx();
+        mco = McoSimulator.start(client, simulator.withTimeScale(TIME_SCALE));
+    }
+
+    private BridgeConfig config;
+
+    private String deployBridge() {
+        return vertx.deployVerticle(new BridgeVerticle(config, cluster.newClient(), null, Clock.systemUTC()))
+                .await();
+    }
+
+    private void hook(
+            String name,
+            List<UpdateHookSpec.StageName> stages,
+            String pool,
+            Function<GateRequest, Optional<Outcome>> script) {
+        UpdateHook resource = new UpdateHook();
+        resource.getMetadata().setName(name);
+        UpdateHookSpec spec = new UpdateHookSpec();
+        spec.setStages(stages);
+        spec.setPools(List.of(pool));
+        spec.setTimeoutSeconds(600);
+        resource.setSpec(spec);
+        client.resources(UpdateHook.class).resource(resource).create();
+        hook = new ScriptedHook(
+                name, broker.bootstrapServers(), config.gateRequestsTopic(), config.verdictsTopic(), script);
+    }
+
+    private String rollOut(String pool, GenericKubernetesResource machineConfig) {
+        String before = poolTarget(pool);
+        mco.applyMachineConfig(machineConfig);
+        await().atMost(LONG).until(() -> !poolTarget(pool).equals(before));
+        return poolTarget(pool);
+    }
+
+    @SuppressWarnings("unchecked")
+    private String poolTarget(String pool) {
+        Map<String, Object> spec = (Map<String, Object>)
+                Mco.pools(client).withName(pool).get().getAdditionalProperties().get("spec");
+        return (String) ((Map<String, Object>) spec.get("configuration")).get("name");
+    }
+
+    @SuppressWarnings("unchecked")
+    private boolean paused(String pool) {
+        Map<String, Object> spec = (Map<String, Object>)
+                Mco.pools(client).withName(pool).get().getAdditionalProperties().get("spec");
+        return Boolean.TRUE.equals(spec.get("paused"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private String clusterOperatorCondition(String type) {
+        GenericKubernetesResource co = Mco.clusterOperator(client).get();
+        if (co == null || !(co.getAdditionalProperties().get("status") instanceof Map<?, ?> status)) {
+            return null;
+        }
+        for (Object c : (List<Object>) status.get("conditions")) {
+            Map<String, Object> m = (Map<String, Object>) c;
+            if (type.equals(m.get("type"))) {
+                return (String) m.get("status");
+            }
+        }
+        return null;
+    }
+
+    private Node node(String name) {
+        return client.nodes().withName(name).get();
+    }
+
+    private List<Node> workers() {
+        return client.nodes().list().getItems().stream()
+                .filter(n -> n.getMetadata().getLabels().containsKey("node-role.kubernetes.io/worker"))
+                .toList();
+    }
+
+    private static String annotation(Node node, String key) {
+        return node == null || node.getMetadata().getAnnotations() == null
+                ? null
+                : node.getMetadata().getAnnotations().get(key);
+    }
+}
