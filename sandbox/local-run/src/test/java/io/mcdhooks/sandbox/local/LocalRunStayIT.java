@@ -100,7 +100,7 @@ class LocalRunStayIT {
                                     "gate local/post-update/(worker-\\d)/(rendered-worker-\\S+): RELEASED")
                             .matcher(after);
                     assertThat(gates.results().map(m -> m.group(2)).distinct().count())
-                            .as("the new rollout's own gates")
+                            .as("the new rollout's own gates, in what the view printed after its summary:%n%s", after)
                             .isEqualTo(1);
                 } finally {
                     // Ctrl-C ends a run that stays; here the run's thread is interrupted
