@@ -1,10 +1,12 @@
 package io.mcdhooks.bridge;
 
+import io.mcdhooks.bridge.mco.ChangeClassifier;
 import io.mcdhooks.bridge.mco.McnView;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.bridge.mco.RenderedConfig;
+import io.mcdhooks.bridge.mco.RenderedConfigs;
 import io.mcdhooks.bridge.publish.EventIds;
 import io.mcdhooks.bridge.publish.Outgoing;
 import io.mcdhooks.bridge.watch.NodeClassifier;
@@ -12,6 +14,7 @@ import io.mcdhooks.bridge.watch.NodeProgress;
 import io.mcdhooks.bridge.watch.Observed;
 import io.mcdhooks.bridge.watch.PoolClassifier;
 import io.mcdhooks.bridge.watch.PoolProgress;
+import io.mcdhooks.mco.disruption.NodeDisruptionPolicy;
 import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.LifecycleEvent;
@@ -21,11 +24,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -52,7 +57,12 @@ public final class BridgeState {
     private final Map<String, String> nodeUids = new HashMap<>();
     private final Map<String, PoolProgress> pools = new HashMap<>();
     private final Map<String, PoolView> poolViews = new HashMap<>();
-    private final Map<String, RenderedConfig> renderedConfigs = new HashMap<>();
+    private final RenderedConfigs renderedConfigs = new RenderedConfigs();
+    /** The latest view of every node, for pre-update gates requested before the node is assigned. */
+    private final Map<String, NodeView> nodeViews = new HashMap<>();
+    /** Per pool, the target whose early pre-update gates were last requested for every node. */
+    private final Map<String, String> earlyGatesFor = new HashMap<>();
+
     private final Set<String> requestedGates = new HashSet<>();
     /** Gate requests waiting for their pool or rendered config, by gate id, in arrival order. */
     private final Map<String, PendingGate> pendingGates = new LinkedHashMap<>();
@@ -113,6 +123,10 @@ public final class BridgeState {
             }
         }
         pools.put(pool.name(), prior);
+        if (!Objects.equals(earlyGatesFor.get(pool.name()), pool.targetConfig())) {
+            earlyGatesFor.put(pool.name(), pool.targetConfig());
+            requestEarlyPreUpdateGates(pool, nodeViews.values(), now);
+        }
         for (OwedGate owed : settleOwed(pool.name())) {
             if (owed.stage() == Stage.POOL_PRE_UPDATE
                     && owed.target().equals(pool.targetConfig())
@@ -127,6 +141,7 @@ public final class BridgeState {
 
     public List<Outgoing> onNode(NodeView node, boolean initial) {
         nodeUids.put(node.name(), node.uid());
+        nodeViews.put(node.name(), node);
         NodeProgress prior = nodes.getOrDefault(node.name(), NodeProgress.NONE);
         List<Observed> found = NodeClassifier.classify(prior, node, initial);
         List<Outgoing> out = new ArrayList<>();
@@ -145,6 +160,10 @@ public final class BridgeState {
             }
         }
         nodes.put(node.name(), prior);
+        PoolView poolView = pool == null ? null : poolViews.get(pool);
+        if (poolView != null) {
+            requestEarlyPreUpdateGates(poolView, List.of(node), now);
+        }
         for (OwedGate owed : settleOwed(node.name())) {
             // A pre-update gate matters while the update is under way, a post-update one until it is released.
             boolean waits = owed.stage() == Stage.POST_UPDATE || node.updating();
@@ -165,6 +184,7 @@ public final class BridgeState {
     }
 
     public List<Outgoing> onNodeDeleted(String name) {
+        nodeViews.remove(name);
         NodeProgress prior = nodes.remove(name);
         if (prior == null) {
             return List.of();
@@ -192,8 +212,58 @@ public final class BridgeState {
     }
 
     public List<Outgoing> onRenderedConfig(RenderedConfig config) {
-        renderedConfigs.put(config.name(), config);
+        return renderedConfigs.put(config) ? reclassify() : releasePendingGates();
+    }
+
+    /** The cluster's node disruption policy changed (null: not published, or not served). */
+    public List<Outgoing> onDisruptionPolicy(NodeDisruptionPolicy policy) {
+        renderedConfigs.policy(policy);
+        return reclassify();
+    }
+
+    /** What a change does may have changed: early gates dropped as draining are asked for again. */
+    private List<Outgoing> reclassify() {
+        earlyGatesFor.clear();
+        Instant now = clock.instant();
+        for (PoolView pool : poolViews.values()) {
+            earlyGatesFor.put(pool.name(), pool.targetConfig());
+            requestEarlyPreUpdateGates(pool, nodeViews.values(), now);
+        }
         return releasePendingGates();
+    }
+
+    /**
+     * What moving a node from rendered config {@code from} to {@code to} does, by the MCO's rules;
+     * null when the bridge cannot tell (policy or a config not read yet).
+     */
+    public GateRequest.Disruption disruption(String from, String to) {
+        return renderedConfigs.disruption(from, to);
+    }
+
+    /**
+     * A pre-update gate requested with the pool's new target, before the node is assigned: a
+     * change that will not drain is applied as soon as the MCC assigns it, so its gate must have
+     * passed by then (the pool stays paused until it has, see {@code LeverPlan}). Whether the
+     * change drains is settled when the request's facts are known ({@link #releasePendingGates}):
+     * one that drains is dropped and requested at assignment as usual.
+     */
+    private void requestEarlyPreUpdateGates(PoolView pool, Collection<NodeView> candidates, Instant now) {
+        String target = pool.targetConfig();
+        if (!pool.rolling() || !policy.gates(Stage.PRE_UPDATE, pool.name())) {
+            return;
+        }
+        for (NodeView node : candidates) {
+            if (target.equals(node.currentConfig())
+                    || target.equals(node.desiredConfig())
+                    || !pool.name().equals(poolOf(node))) {
+                continue;
+            }
+            String gateId = GateId.of(cluster, Stage.PRE_UPDATE, node.name(), target);
+            if (!requestedGates.contains(gateId)) {
+                pendingGates.putIfAbsent(
+                        gateId, new PendingGate(gateId, Stage.PRE_UPDATE, pool.name(), node, target, now, true));
+            }
+        }
     }
 
     /** Gate requests still waiting for facts, for readiness reporting. */
@@ -208,7 +278,7 @@ public final class BridgeState {
         String subject = node == null ? pool : node.name();
         String gateId = GateId.of(cluster, stage, subject, targetConfig);
         if (!requestedGates.contains(gateId)) {
-            pendingGates.putIfAbsent(gateId, new PendingGate(gateId, stage, pool, node, targetConfig, now));
+            pendingGates.putIfAbsent(gateId, new PendingGate(gateId, stage, pool, node, targetConfig, now, false));
         }
     }
 
@@ -218,7 +288,11 @@ public final class BridgeState {
         while (it.hasNext()) {
             PendingGate gate = it.next();
             Optional<GateRequest> request = build(gate);
-            if (request.isPresent()) {
+            if (request.isPresent()
+                    && gate.early()
+                    && ChangeClassifier.drains(request.get().disruption())) {
+                it.remove(); // its gate pod holds it: requested when the node is assigned
+            } else if (request.isPresent()) {
                 it.remove();
                 requestedGates.add(gate.gateId());
                 out.add(new Outgoing(request.get(), EventIds.gateRequest(gate.gateId(), 1), gate.requestedAt()));
@@ -237,6 +311,7 @@ public final class BridgeState {
         GateRequest.NodeFacts nodeFacts =
                 node == null ? null : new GateRequest.NodeFacts(node.name(), node.zone(), node.labels());
         String current = node == null ? pool.currentConfig() : node.currentConfig();
+        GateRequest.Disruption disruption = disruption(current, gate.targetConfig());
         return Optional.of(new GateRequest(
                 cluster,
                 gate.gateId(),
@@ -253,7 +328,9 @@ public final class BridgeState {
                         target.kernelArguments(),
                         node == null ? null : node.desiredImage()),
                 gate.requestedAt(),
-                gate.requestedAt().plus(policy.deadline(gate.stage(), pool.name(), gateTimeout))));
+                gate.requestedAt().plus(policy.deadline(gate.stage(), pool.name(), gateTimeout)),
+                disruption,
+                null));
     }
 
     /**
@@ -357,8 +434,15 @@ public final class BridgeState {
         return text == null || text.length() <= max ? text : text.substring(0, max);
     }
 
+    /** @param early a pre-update gate requested before its node is assigned, kept only if the change does not drain */
     private record PendingGate(
-            String gateId, Stage stage, String pool, NodeView node, String targetConfig, Instant requestedAt) {}
+            String gateId,
+            Stage stage,
+            String pool,
+            NodeView node,
+            String targetConfig,
+            Instant requestedAt,
+            boolean early) {}
 
     private record OwedGate(Stage stage, String target) {}
 }

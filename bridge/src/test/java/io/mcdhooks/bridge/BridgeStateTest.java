@@ -9,6 +9,7 @@ import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.bridge.mco.RenderedConfig;
 import io.mcdhooks.bridge.publish.Outgoing;
+import io.mcdhooks.mco.disruption.NodeDisruptionPolicy;
 import io.mcdhooks.schemas.GateDecision.FailurePolicy;
 import io.mcdhooks.schemas.GateDecision.Mode;
 import io.mcdhooks.schemas.GateId;
@@ -83,6 +84,104 @@ class BridgeStateTest {
         BridgeState state = restarted(List.of(sent));
 
         assertThat(requests(state.onNode(updating("worker-0"), true))).isEmpty();
+    }
+
+    @Test
+    void aPreUpdateGateOfAChangeThatDoesNotDrainOpensWithThePoolsNewTargetBeforeAnyNodeIsAssigned() {
+        // Given the MCO's default policy and a new target that only adds an SSH key
+        BridgeState state = classifying(spec("default", List.of("ssh-ed25519 AAAA new")));
+
+        // When the pool gets the target, its node still on the old config and not assigned
+        state.onNode(atRest("worker-0"), true);
+        List<GateRequest> requests = requests(state.onPool(pool(NEW, 2), false));
+
+        // Then the node's pre-update gate is requested now, saying the change neither drains nor reboots
+        assertThat(requests)
+                .filteredOn(r -> r.stage() == Stage.PRE_UPDATE)
+                .singleElement()
+                .satisfies(r -> {
+                    assertThat(r.node().name()).isEqualTo("worker-0");
+                    assertThat(r.currentConfig()).isEqualTo(OLD);
+                    assertThat(r.disruption())
+                            .isEqualTo(new GateRequest.Disruption(
+                                    "none", false, false, List.of(new GateRequest.Action("None", null))));
+                });
+        assertThat(requests)
+                .filteredOn(r -> r.stage() == Stage.POOL_PRE_UPDATE)
+                .singleElement()
+                .satisfies(r -> assertThat(r.disruption().kind()).isEqualTo("none"));
+    }
+
+    @Test
+    void aChangeThatDrainsOpensItsPreUpdateGateAtAssignmentSayingItReboots() {
+        // Given a new target with a realtime kernel
+        BridgeState state = classifying(spec("realtime", List.of()));
+        state.onNode(atRest("worker-0"), true);
+
+        // When the pool gets it, nothing is asked of the node yet
+        assertThat(requests(state.onPool(pool(NEW, 2), false))).noneMatch(r -> r.stage() == Stage.PRE_UPDATE);
+
+        // and once the MCC assigns the node, its pre-update gate says what the MCD will do
+        assertThat(requests(state.onNode(updating("worker-0"), false)))
+                .singleElement()
+                .satisfies(r -> {
+                    assertThat(r.stage()).isEqualTo(Stage.PRE_UPDATE);
+                    assertThat(r.disruption().kind()).isEqualTo("reboot");
+                    assertThat(r.disruption().drain()).isTrue();
+                });
+    }
+
+    @Test
+    void withoutAPublishedPolicyAChangesClassIsUnknownAndItsPreUpdateGateOpensEarly() {
+        // Given no MachineConfiguration status: what the change does cannot be told
+        BridgeState state = classifying(spec("realtime", List.of()));
+        state.onDisruptionPolicy(null);
+        state.onNode(atRest("worker-0"), true);
+
+        // Then the gate is asked for before assignment, as for a change that may not drain
+        assertThat(requests(state.onPool(pool(NEW, 2), false)))
+                .filteredOn(r -> r.stage() == Stage.PRE_UPDATE)
+                .singleElement()
+                .satisfies(r -> assertThat(r.disruption()).isNull());
+    }
+
+    /** A bridge gating every stage, knowing the default policy, OLD and a NEW with {@code newSpec}, pool at OLD. */
+    private static BridgeState classifying(Map<String, Object> newSpec) {
+        BridgeState state =
+                new BridgeState("c1", (stage, pool) -> true, Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
+        state.onDisruptionPolicy(NodeDisruptionPolicy.defaults());
+        state.onRenderedConfig(new RenderedConfig(
+                OLD, "quay.io/os@sha256:01", "default", List.of(), List.of(), spec("default", List.of())));
+        state.onRenderedConfig(
+                new RenderedConfig(NEW, "quay.io/os@sha256:01", "default", List.of(), List.of(), newSpec));
+        state.onPool(pool(OLD, 1), true);
+        return state;
+    }
+
+    private static Map<String, Object> spec(String kernelType, List<String> sshKeys) {
+        return Map.of(
+                "osImageURL",
+                "quay.io/os@sha256:01",
+                "kernelType",
+                kernelType,
+                "config",
+                Map.of(
+                        "ignition",
+                        Map.of("version", "3.5.0"),
+                        "passwd",
+                        Map.of("users", List.of(Map.of("name", "core", "sshAuthorizedKeys", sshKeys)))));
+    }
+
+    private static NodeView atRest(String name) {
+        return new NodeView(
+                name,
+                "uid-0",
+                "1",
+                Map.of("node-role.kubernetes.io/worker", ""),
+                Map.of(McoApi.CURRENT_CONFIG, OLD, McoApi.DESIRED_CONFIG, OLD, McoApi.STATE, McoApi.STATE_DONE),
+                false,
+                true,
+                null);
     }
 
     /** A bridge restarted after publishing worker-0's update-assigned event, and these requests. */

@@ -18,6 +18,9 @@ import java.util.Map;
  * alice: INC-4711}. Where the lag of the hooks a gate waits on is known, each such hook says how
  * it is doing: {@code waiting on kmod-check: MISSING, hook STALLED, lag 12 for 4 m}.
  *
+ * <p>A gate no lever can hold on this cluster ({@link GateDecision#advisory()}) adds why:
+ * {@code blocked by node-check: FAIL Broken (advisory, holds nothing: the master pool …)}.
+ *
  * <p>The one formatter of that line: the gate machine writes it into every decision's summary (and
  * so into logs, Events and {@code mcdhooks tail}); the status page and {@code mcdhooks status}
  * add the lag they know of.
@@ -39,6 +42,7 @@ public final class WhyHeld {
                 decision.hooks(),
                 decision.blockingHooks(),
                 decision.override(),
+                decision.advisory(),
                 lag,
                 now);
     }
@@ -49,8 +53,9 @@ public final class WhyHeld {
             boolean released,
             List<HookStatus> hooks,
             List<String> blocking,
-            GateDecision.OperatorOverride override) {
-        return line(decision, released, hooks, blocking, override, Map.of(), Instant.EPOCH);
+            GateDecision.OperatorOverride override,
+            String advisory) {
+        return line(decision, released, hooks, blocking, override, advisory, Map.of(), Instant.EPOCH);
     }
 
     private static String line(
@@ -59,9 +64,10 @@ public final class WhyHeld {
             List<HookStatus> hooks,
             List<String> blocking,
             GateDecision.OperatorOverride override,
+            String advisory,
             Map<String, LagStatus> lag,
             Instant now) {
-        return switch (decision) {
+        String line = switch (decision) {
             case OVERRIDDEN ->
                 (released ? "released" : "blocked") + " by operator "
                         + (override == null ? "?" : override.by() + ": " + override.reason());
@@ -73,6 +79,8 @@ public final class WhyHeld {
             case BLOCKED -> "blocked by " + describe(hooks, blocking, lag, now);
             case OPENED -> "waiting on " + describe(hooks, blocking, lag, now);
         };
+        // A gate no lever holds says so wherever its line is shown, or a block would look like a hold.
+        return advisory == null || released ? line : line + " (advisory, holds nothing: " + advisory + ")";
     }
 
     /** Enforcing hooks that timed out and whose policy let the gate pass. */

@@ -1,0 +1,53 @@
+package io.mcdhooks.bridge.gate;
+
+import io.mcdhooks.bridge.mco.ChangeClassifier;
+import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Stage;
+
+/**
+ * Whether a lever of a stock cluster can hold a gate, and if not why: such a gate is still
+ * requested, decided and published, marked advisory (its decisions' {@code advisory}), so nobody
+ * reads its block as a hold. Pure: the request says all it needs (stage, pool, the change's class).
+ *
+ * <ul>
+ *   <li>{@code pool-pre-update} holds by keeping the pool paused. The master pool (the MCO's
+ *       required pool) is never paused with a pending update: {@code syncRequiredMachineConfigPools}
+ *       fails at once and the {@code machine-config} ClusterOperator turns Degraded, which stalls
+ *       cluster upgrades. Advisory there.
+ *   <li>{@code pre-update} holds a change that drains with the gate pod the drain cannot evict; a
+ *       change that does not drain (or whose class is unknown) only by keeping the pool paused
+ *       until the node's gate passes, which the master pool cannot be. Advisory there.
+ *   <li>{@code post-update}: taint and cordon, whatever the change (the uncordon handshake happens
+ *       for every update).
+ * </ul>
+ */
+public final class Enforcement {
+
+    static final String MASTER_PAUSE = "the master pool is never paused with a pending update: the MCO's"
+            + " syncRequiredMachineConfigPools would fail at once, turning the machine-config ClusterOperator"
+            + " Degraded (RequiredPoolsFailed) and stalling cluster upgrades";
+
+    private Enforcement() {}
+
+    /** Why no lever holds the gate of {@code request}; null when one does. */
+    public static String advisory(GateRequest request) {
+        if (!McoApi.requiredPool(request.pool().name())) {
+            return null;
+        }
+        if (request.stage() == Stage.POOL_PRE_UPDATE) {
+            return MASTER_PAUSE;
+        }
+        if (request.stage() == Stage.PRE_UPDATE && !ChangeClassifier.drains(request.disruption())) {
+            return "this change does not drain the node ("
+                    + ChangeClassifier.describe(request.disruption())
+                    + "), so no gate pod holds it, and " + MASTER_PAUSE;
+        }
+        return null;
+    }
+
+    /** Whether the pool's pause may hold {@code stage} gates: never for the master pool, see {@link #advisory}. */
+    public static boolean pauseHolds(String pool) {
+        return !McoApi.requiredPool(pool);
+    }
+}
