@@ -96,8 +96,6 @@ class RealMcoGapsIT {
     }
 
     @Test
-    @Disabled(ISSUE + "a gate pod that is still Pending (its image not pulled yet) is evicted without its"
-            + " budget being asked (Kubernetes canIgnorePDB), so the drain passes the pre-update gate")
     void aGatePodThatIsNotRunningYetStillHoldsTheDrain() {
         // Given gate pods whose image cannot be pulled, and a pre-update hook that fails
         start(
