@@ -125,7 +125,7 @@ public final class BridgeState {
         pools.put(pool.name(), prior);
         if (!Objects.equals(earlyGatesFor.get(pool.name()), pool.targetConfig())) {
             earlyGatesFor.put(pool.name(), pool.targetConfig());
-            requestEarlyPreUpdateGates(pool, nodeViews.values(), now);
+            requestOffCycleGates(pool, nodeViews.values(), now);
         }
         for (OwedGate owed : settleOwed(pool.name())) {
             if (owed.stage() == Stage.POOL_PRE_UPDATE
@@ -162,7 +162,7 @@ public final class BridgeState {
         nodes.put(node.name(), prior);
         PoolView poolView = pool == null ? null : poolViews.get(pool);
         if (poolView != null) {
-            requestEarlyPreUpdateGates(poolView, List.of(node), now);
+            requestOffCycleGates(poolView, List.of(node), now);
         }
         for (OwedGate owed : settleOwed(node.name())) {
             // A pre-update gate matters while the update is under way, a post-update one until it is released.
@@ -227,7 +227,7 @@ public final class BridgeState {
         Instant now = clock.instant();
         for (PoolView pool : poolViews.values()) {
             earlyGatesFor.put(pool.name(), pool.targetConfig());
-            requestEarlyPreUpdateGates(pool, nodeViews.values(), now);
+            requestOffCycleGates(pool, nodeViews.values(), now);
         }
         return releasePendingGates();
     }
@@ -241,29 +241,40 @@ public final class BridgeState {
     }
 
     /**
-     * A pre-update gate requested with the pool's new target, before the node is assigned: a
-     * change that will not drain is applied as soon as the MCC assigns it, so its gate must have
-     * passed by then (the pool stays paused until it has, see {@code LeverPlan}). Whether the
-     * change drains is settled when the request's facts are known ({@link #releasePendingGates}):
-     * one that drains is dropped and requested at assignment as usual.
+     * Gates that open apart from a transition, for the nodes of a rolling pool:
+     * <ul>
+     *   <li>an <b>early</b> pre-update gate, with the pool's new target, before the node is
+     *       assigned: a change that will not drain is applied as soon as the MCC assigns it, so its
+     *       gate must have passed by then (the pool stays paused until it has, see {@code
+     *       LeverPlan}). Whether the change drains is settled when the request's facts are known
+     *       ({@link #releasePendingGates}): one that drains is dropped and requested at assignment;
+     *   <li>a <b>late</b> post-update gate for a node found Done on the target that the bridge never
+     *       saw update (installed mid-rollout, or past its read-back): the levers hold it from the
+     *       moment it is seen, and this gate is what releases it.
+     * </ul>
      */
-    private void requestEarlyPreUpdateGates(PoolView pool, Collection<NodeView> candidates, Instant now) {
+    private void requestOffCycleGates(PoolView pool, Collection<NodeView> candidates, Instant now) {
         String target = pool.targetConfig();
-        if (!pool.rolling() || !policy.gates(Stage.PRE_UPDATE, pool.name())) {
+        if (!pool.rolling()) {
             return;
         }
+        boolean pre = policy.gates(Stage.PRE_UPDATE, pool.name());
+        boolean post = policy.gates(Stage.POST_UPDATE, pool.name());
         for (NodeView node : candidates) {
-            if (target.equals(node.currentConfig())
-                    || target.equals(node.desiredConfig())
-                    || !pool.name().equals(poolOf(node))) {
+            if ((!pre && !post) || !pool.name().equals(poolOf(node))) {
                 continue;
             }
-            String gateId = GateId.of(cluster, Stage.PRE_UPDATE, node.name(), target);
-            if (!requestedGates.contains(gateId)) {
-                pendingGates.putIfAbsent(
-                        gateId, new PendingGate(gateId, Stage.PRE_UPDATE, pool.name(), node, target, now, true));
+            if (pre && !target.equals(node.currentConfig()) && !target.equals(node.desiredConfig())) {
+                pendGate(Stage.PRE_UPDATE, pool.name(), node, target, now, Timing.EARLY);
+            } else if (post && node.done() && target.equals(node.currentConfig()) && !tracked(node, target)) {
+                pendGate(Stage.POST_UPDATE, pool.name(), node, target, now, Timing.LATE);
             }
         }
+    }
+
+    /** Whether the bridge followed the node's update to {@code target} (then its gates open at their transitions). */
+    private boolean tracked(NodeView node, String target) {
+        return nodes.getOrDefault(node.name(), NodeProgress.NONE).tracks(target);
     }
 
     /** Gate requests still waiting for facts, for readiness reporting. */
@@ -275,10 +286,14 @@ public final class BridgeState {
         if (targetConfig == null) {
             return;
         }
+        pendGate(stage, pool, node, targetConfig, now, Timing.AT_TRANSITION);
+    }
+
+    private void pendGate(Stage stage, String pool, NodeView node, String targetConfig, Instant now, Timing timing) {
         String subject = node == null ? pool : node.name();
         String gateId = GateId.of(cluster, stage, subject, targetConfig);
         if (!requestedGates.contains(gateId)) {
-            pendingGates.putIfAbsent(gateId, new PendingGate(gateId, stage, pool, node, targetConfig, now, false));
+            pendingGates.putIfAbsent(gateId, new PendingGate(gateId, stage, pool, node, targetConfig, now, timing));
         }
     }
 
@@ -289,7 +304,7 @@ public final class BridgeState {
             PendingGate gate = it.next();
             Optional<GateRequest> request = build(gate);
             if (request.isPresent()
-                    && gate.early()
+                    && gate.timing() == Timing.EARLY
                     && ChangeClassifier.drains(request.get().disruption())) {
                 it.remove(); // its gate pod holds it: requested when the node is assigned
             } else if (request.isPresent()) {
@@ -330,7 +345,7 @@ public final class BridgeState {
                 gate.requestedAt(),
                 gate.requestedAt().plus(policy.deadline(gate.stage(), pool.name(), gateTimeout)),
                 disruption,
-                null));
+                gate.timing() == Timing.LATE ? Boolean.TRUE : null));
     }
 
     /**
@@ -434,7 +449,6 @@ public final class BridgeState {
         return text == null || text.length() <= max ? text : text.substring(0, max);
     }
 
-    /** @param early a pre-update gate requested before its node is assigned, kept only if the change does not drain */
     private record PendingGate(
             String gateId,
             Stage stage,
@@ -442,7 +456,16 @@ public final class BridgeState {
             NodeView node,
             String targetConfig,
             Instant requestedAt,
-            boolean early) {}
+            Timing timing) {}
+
+    /** When a gate opens: at its transition, or apart from one ({@link #requestOffCycleGates}). */
+    private enum Timing {
+        AT_TRANSITION,
+        /** a pre-update gate before its node is assigned, kept only if the change does not drain */
+        EARLY,
+        /** a post-update gate of a node found already done on its target */
+        LATE
+    }
 
     private record OwedGate(Stage stage, String target) {}
 }

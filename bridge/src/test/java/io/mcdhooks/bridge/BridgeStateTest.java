@@ -2,12 +2,16 @@ package io.mcdhooks.bridge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeList;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.bridge.mco.RenderedConfig;
+import io.mcdhooks.bridge.mco.Views;
 import io.mcdhooks.bridge.publish.Outgoing;
 import io.mcdhooks.mco.disruption.NodeDisruptionPolicy;
 import io.mcdhooks.schemas.GateDecision.FailurePolicy;
@@ -17,10 +21,12 @@ import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.LifecycleEvent;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Transition;
+import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -133,8 +139,8 @@ class BridgeStateTest {
 
     @Test
     void withoutAPublishedPolicyAChangesClassIsUnknownAndItsPreUpdateGateOpensEarly() {
-        // Given no MachineConfiguration status: what the change does cannot be told
-        BridgeState state = classifying(spec("realtime", List.of()));
+        // Given no MachineConfiguration status: what an SSH key change does cannot be told
+        BridgeState state = classifying(spec("default", List.of("ssh-ed25519 AAAA new")));
         state.onDisruptionPolicy(null);
         state.onNode(atRest("worker-0"), true);
 
@@ -143,6 +149,55 @@ class BridgeStateTest {
                 .filteredOn(r -> r.stage() == Stage.PRE_UPDATE)
                 .singleElement()
                 .satisfies(r -> assertThat(r.disruption()).isNull());
+    }
+
+    @Test
+    void aNodeFoundOnItsTargetItReachedBeforeTheBridgeKnewItGetsALatePostUpdateGate() throws Exception {
+        // Given the real mid-update cluster: ip-10-0-17-117 is Done on the worker pool's target while
+        // the pool's status is still on the old config, and the bridge starts now
+        String target = "rendered-worker-a079988a31206987bed827f0242d7b3f";
+        BridgeState state =
+                new BridgeState("c1", (stage, pool) -> true, Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
+        state.onRenderedConfig(new RenderedConfig(target, "quay.io/os@sha256:02", "default", List.of(), List.of()));
+        state.onPool(
+                new PoolView(
+                        "worker",
+                        "uid-worker",
+                        "1",
+                        2,
+                        target,
+                        "rendered-worker-869799cd72c887a5da8248efd58bb2a9",
+                        false,
+                        null,
+                        3,
+                        1,
+                        0,
+                        Map.of("node-role.kubernetes.io/worker", ""),
+                        Map.of("Updating", "True"),
+                        null,
+                        Map.of()),
+                true);
+
+        List<GateRequest> requests = new ArrayList<>();
+        try (InputStream in = BridgeStateTest.class.getResourceAsStream("/nodes-mid-update.yaml")) {
+            for (Node node : Serialization.unmarshal(in, NodeList.class).getItems()) {
+                requests.addAll(requests(state.onNode(Views.node(node, null), true)));
+            }
+        }
+
+        // Then that node gets a post-update gate marked late, and no other node one
+        assertThat(requests)
+                .filteredOn(r -> r.stage() == Stage.POST_UPDATE)
+                .singleElement()
+                .satisfies(r -> {
+                    assertThat(r.node().name()).isEqualTo("ip-10-0-17-117.us-east-2.compute.internal");
+                    assertThat(r.targetConfig()).isEqualTo(target);
+                    assertThat(r.lateGate()).isTrue();
+                });
+        // and a node the bridge follows through its update gets its gate at its transition, not late
+        assertThat(requests)
+                .filteredOn(r -> r.stage() == Stage.PRE_UPDATE)
+                .allSatisfy(r -> assertThat(r.late()).isNull());
     }
 
     /** A bridge gating every stage, knowing the default policy, OLD and a NEW with {@code newSpec}, pool at OLD. */
