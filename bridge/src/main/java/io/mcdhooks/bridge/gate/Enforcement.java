@@ -32,18 +32,37 @@ public final class Enforcement {
 
     /** Why no lever holds the gate of {@code request}; null when one does. */
     public static String advisory(GateRequest request) {
-        if (!McoApi.requiredPool(request.pool().name())) {
+        return advisory(request.stage(), request.pool().name(), request.disruption());
+    }
+
+    /** Why no lever holds a {@code stage} gate of {@code pool} for a change that does {@code disruption}; null when one does. */
+    public static String advisory(Stage stage, String pool, GateRequest.Disruption disruption) {
+        if (!McoApi.requiredPool(pool)) {
             return null;
         }
-        if (request.stage() == Stage.POOL_PRE_UPDATE) {
+        if (stage == Stage.POOL_PRE_UPDATE) {
             return MASTER_PAUSE;
         }
-        if (request.stage() == Stage.PRE_UPDATE && !ChangeClassifier.drains(request.disruption())) {
-            return "this change does not drain the node ("
-                    + ChangeClassifier.describe(request.disruption())
+        if (stage == Stage.PRE_UPDATE && !ChangeClassifier.drains(disruption)) {
+            return "this change does not drain the node (" + ChangeClassifier.describe(disruption)
                     + "), so no gate pod holds it, and " + MASTER_PAUSE;
         }
         return null;
+    }
+
+    /** The lever that holds a {@code stage} gate, for people; null when none does ({@link #advisory}). */
+    public static String lever(Stage stage, String pool, GateRequest.Disruption disruption) {
+        if (advisory(stage, pool, disruption) != null) {
+            return null;
+        }
+        return switch (stage) {
+            case POOL_PRE_UPDATE -> "the pool stays paused";
+            case PRE_UPDATE ->
+                ChangeClassifier.drains(disruption)
+                        ? "gate pod: the drain cannot finish"
+                        : "the pool stays paused until it passes";
+            case POST_UPDATE -> "taint and cordon until released";
+        };
     }
 
     /** Whether the pool's pause may hold {@code stage} gates: never for the master pool, see {@link #advisory}. */
