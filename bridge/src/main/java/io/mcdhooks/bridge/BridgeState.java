@@ -53,6 +53,7 @@ public final class BridgeState {
     private final Duration gateTimeout;
     private final Clock clock;
 
+    private final LifecycleEvents events;
     private final Map<String, NodeProgress> nodes = new HashMap<>();
     private final Map<String, String> nodeUids = new HashMap<>();
     private final Map<String, PoolProgress> pools = new HashMap<>();
@@ -75,6 +76,7 @@ public final class BridgeState {
 
     public BridgeState(String cluster, GatePolicy policy, Duration gateTimeout, Clock clock) {
         this.cluster = cluster;
+        this.events = new LifecycleEvents(cluster);
         this.policy = policy;
         this.gateTimeout = gateTimeout;
         this.clock = clock;
@@ -117,7 +119,7 @@ public final class BridgeState {
         Instant now = clock.instant();
         for (Observed o : found) {
             prior = prior.after(o);
-            out.add(poolEvent(pool, o, now));
+            out.add(events.pool(pool, o, now));
             if (o.transition() == Transition.NEW_TARGET_CONFIG && policy.gates(Stage.POOL_PRE_UPDATE, pool.name())) {
                 requestGate(Stage.POOL_PRE_UPDATE, pool.name(), null, pool.targetConfig(), now);
             }
@@ -149,7 +151,7 @@ public final class BridgeState {
         String pool = poolOf(node);
         for (Observed o : found) {
             prior = prior.after(o);
-            out.add(nodeEvent(node, pool, o, now));
+            out.add(events.node(node, pool, o, now));
             Stage stage = switch (o.transition()) {
                 case UPDATE_ASSIGNED -> Stage.PRE_UPDATE;
                 case RESUMED -> Stage.POST_UPDATE;
@@ -191,21 +193,7 @@ public final class BridgeState {
         }
         List<Outgoing> out = new ArrayList<>();
         for (Observed o : NodeClassifier.classify(prior, null, false)) {
-            LifecycleEvent event = new LifecycleEvent(
-                    cluster,
-                    new LifecycleEvent.ObjectRef(LifecycleEvent.ObjectRef.Kind.Node, name, nodeUids.get(name), null),
-                    McoApi.poolOfRenderedConfig(prior.target()),
-                    o.transition(),
-                    null,
-                    prior.target(),
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    clock.instant(),
-                    o.late());
-            out.add(new Outgoing(event, lifecycleId("Node", nodeUids.getOrDefault(name, name), o), clock.instant()));
+            out.add(events.nodeDeleted(name, nodeUids.get(name), prior.target(), o, clock.instant()));
         }
         nodeUids.remove(name);
         return out;
@@ -365,88 +353,6 @@ public final class BridgeState {
             }
         }
         return match != null ? match : McoApi.poolOfRenderedConfig(node.desiredConfig());
-    }
-
-    private Outgoing nodeEvent(NodeView node, String pool, Observed o, Instant now) {
-        LifecycleEvent event = new LifecycleEvent(
-                cluster,
-                new LifecycleEvent.ObjectRef(
-                        LifecycleEvent.ObjectRef.Kind.Node, node.name(), node.uid(), node.resourceVersion()),
-                pool,
-                o.transition(),
-                node.currentConfig(),
-                node.desiredConfig(),
-                node.currentImage(),
-                node.desiredImage(),
-                clip(node.state(), 64),
-                clip(
-                        o.transition() == Transition.DEGRADED || o.transition() == Transition.RECOVERED
-                                ? o.discriminator()
-                                : node.reason(),
-                        2048),
-                condition(node.mcn(), o.transition()),
-                now,
-                o.late());
-        return new Outgoing(event, lifecycleId("Node", node.uid() == null ? node.name() : node.uid(), o), now);
-    }
-
-    private Outgoing poolEvent(PoolView pool, Observed o, Instant now) {
-        LifecycleEvent event = new LifecycleEvent(
-                cluster,
-                new LifecycleEvent.ObjectRef(
-                        LifecycleEvent.ObjectRef.Kind.MachineConfigPool,
-                        pool.name(),
-                        pool.uid(),
-                        pool.resourceVersion()),
-                pool.name(),
-                o.transition(),
-                pool.currentConfig(),
-                pool.targetConfig(),
-                null,
-                null,
-                null,
-                o.transition() == Transition.POOL_DEGRADED ? clip(o.discriminator(), 2048) : null,
-                null,
-                now,
-                o.late());
-        return new Outgoing(
-                event, lifecycleId("MachineConfigPool", pool.uid() == null ? pool.name() : pool.uid(), o), now);
-    }
-
-    private String lifecycleId(String kind, String object, Observed o) {
-        return EventIds.lifecycle(
-                cluster, kind, object, o.target(), o.transition().wire(), o.discriminator());
-    }
-
-    /** The MachineConfigNode condition that shows a transition, where the cluster serves one. */
-    private static LifecycleEvent.Condition condition(McnView mcn, Transition transition) {
-        if (mcn == null) {
-            return null;
-        }
-        String type = switch (transition) {
-            case WORKING -> McnView.UPDATE_PREPARED;
-            case DRAIN_REQUESTED -> McnView.UPDATE_EXECUTED;
-            case CORDONED -> McnView.CORDONED;
-            case DRAINED -> McnView.DRAINED;
-            case APPLIED -> McnView.APPLIED_FILES_AND_OS;
-            case REBOOTING -> McnView.REBOOTED_NODE;
-            case RESUMED -> McnView.RESUMED;
-            case UNCORDON_REQUESTED -> McnView.UPDATE_COMPLETE;
-            case UNCORDONED -> McnView.UNCORDONED;
-            case DONE -> McnView.UPDATED;
-            case DEGRADED, RECOVERED -> McnView.NODE_DEGRADED;
-            default -> null;
-        };
-        McnView.Condition c = type == null ? null : mcn.conditions().get(type);
-        if (c == null || !Set.of("True", "False", "Unknown").contains(c.status())) {
-            return null;
-        }
-        return new LifecycleEvent.Condition(c.type(), c.status(), clip(c.reason(), 256), clip(c.message(), 2048));
-    }
-
-    /** Cuts text the cluster wrote to the wire contract's limit: a real cluster's text is not ours to vouch for. */
-    private static String clip(String text, int max) {
-        return text == null || text.length() <= max ? text : text.substring(0, max);
     }
 
     private record PendingGate(
