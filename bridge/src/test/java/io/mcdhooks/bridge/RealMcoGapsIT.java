@@ -1,5 +1,6 @@
 package io.mcdhooks.bridge;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -8,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
+import io.mcdhooks.bridge.mco.ChangeClassifier;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
@@ -93,6 +95,12 @@ class RealMcoGapsIT {
         await().during(Duration.ofSeconds(10))
                 .atMost(Duration.ofSeconds(15))
                 .until(() -> workers().stream().noneMatch(n -> target.equals(annotation(n, Mco.CURRENT_CONFIG))));
+        // (and the hook was told what the change does, by the policy the operator published)
+        assertThat(hook.seen())
+                .filteredOn(r -> r.stage() == Stage.PRE_UPDATE)
+                .isNotEmpty()
+                .allSatisfy(r -> assertThat(ChangeClassifier.describe(r.disruption()))
+                        .isEqualTo("services (Reload crio.service)"));
     }
 
     @Test

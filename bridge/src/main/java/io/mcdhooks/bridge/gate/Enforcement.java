@@ -28,6 +28,10 @@ public final class Enforcement {
             + " syncRequiredMachineConfigPools would fail at once, turning the machine-config ClusterOperator"
             + " Degraded (RequiredPoolsFailed) and stalling cluster upgrades";
 
+    /** What holding a node or the master pool does to the cluster, in every line about such a hold. */
+    static final String MASTER_HOLD = "a hold on the master pool delays cluster upgrades: the pool is not Updated,"
+            + " so after 10 min per master the machine-config ClusterOperator turns Degraded (RequiredPoolsFailed)";
+
     private Enforcement() {}
 
     /** Why no lever holds the gate of {@code request}; null when one does. */

@@ -1,6 +1,7 @@
 package io.mcdhooks.bridge.gate;
 
 import io.mcdhooks.bridge.lag.LagStatus;
+import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateDecision.Decision;
 import io.mcdhooks.schemas.GateDecision.FailurePolicy;
@@ -18,7 +19,8 @@ import java.util.Map;
  * alice: INC-4711}. Where the lag of the hooks a gate waits on is known, each such hook says how
  * it is doing: {@code waiting on kmod-check: MISSING, hook STALLED, lag 12 for 4 m}.
  *
- * <p>A gate no lever can hold on this cluster ({@link GateDecision#advisory()}) adds why:
+ * <p>A hold on the master pool says what it does to cluster upgrades ({@link Enforcement#MASTER_HOLD}).
+ * A gate no lever can hold on this cluster ({@link GateDecision#advisory()}) adds why:
  * {@code blocked by node-check: FAIL Broken (advisory, holds nothing: the master pool …)}.
  *
  * <p>The one formatter of that line: the gate machine writes it into every decision's summary (and
@@ -42,6 +44,7 @@ public final class WhyHeld {
                 decision.hooks(),
                 decision.blockingHooks(),
                 decision.override(),
+                decision.pool(),
                 decision.advisory(),
                 lag,
                 now);
@@ -54,8 +57,9 @@ public final class WhyHeld {
             List<HookStatus> hooks,
             List<String> blocking,
             GateDecision.OperatorOverride override,
+            String pool,
             String advisory) {
-        return line(decision, released, hooks, blocking, override, advisory, Map.of(), Instant.EPOCH);
+        return line(decision, released, hooks, blocking, override, pool, advisory, Map.of(), Instant.EPOCH);
     }
 
     private static String line(
@@ -64,6 +68,7 @@ public final class WhyHeld {
             List<HookStatus> hooks,
             List<String> blocking,
             GateDecision.OperatorOverride override,
+            String pool,
             String advisory,
             Map<String, LagStatus> lag,
             Instant now) {
@@ -79,8 +84,14 @@ public final class WhyHeld {
             case BLOCKED -> "blocked by " + describe(hooks, blocking, lag, now);
             case OPENED -> "waiting on " + describe(hooks, blocking, lag, now);
         };
+        if (released) {
+            return line;
+        }
         // A gate no lever holds says so wherever its line is shown, or a block would look like a hold.
-        return advisory == null || released ? line : line + " (advisory, holds nothing: " + advisory + ")";
+        if (advisory != null) {
+            return line + " (advisory, holds nothing: " + advisory + ")";
+        }
+        return McoApi.requiredPool(pool) ? line + " (" + Enforcement.MASTER_HOLD + ")" : line;
     }
 
     /** Enforcing hooks that timed out and whose policy let the gate pass. */
