@@ -1,10 +1,12 @@
 package io.mcdhooks.bridge;
 
+import io.mcdhooks.bridge.mco.ChangeClassifier;
 import io.mcdhooks.bridge.mco.McnView;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.bridge.mco.RenderedConfig;
+import io.mcdhooks.bridge.mco.RenderedConfigs;
 import io.mcdhooks.bridge.publish.EventIds;
 import io.mcdhooks.bridge.publish.Outgoing;
 import io.mcdhooks.bridge.watch.NodeClassifier;
@@ -12,6 +14,7 @@ import io.mcdhooks.bridge.watch.NodeProgress;
 import io.mcdhooks.bridge.watch.Observed;
 import io.mcdhooks.bridge.watch.PoolClassifier;
 import io.mcdhooks.bridge.watch.PoolProgress;
+import io.mcdhooks.mco.disruption.NodeDisruptionPolicy;
 import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.LifecycleEvent;
@@ -21,11 +24,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -48,11 +53,17 @@ public final class BridgeState {
     private final Duration gateTimeout;
     private final Clock clock;
 
+    private final LifecycleEvents events;
     private final Map<String, NodeProgress> nodes = new HashMap<>();
     private final Map<String, String> nodeUids = new HashMap<>();
     private final Map<String, PoolProgress> pools = new HashMap<>();
     private final Map<String, PoolView> poolViews = new HashMap<>();
-    private final Map<String, RenderedConfig> renderedConfigs = new HashMap<>();
+    private final RenderedConfigs renderedConfigs = new RenderedConfigs();
+    /** The latest view of every node, for pre-update gates requested before the node is assigned. */
+    private final Map<String, NodeView> nodeViews = new HashMap<>();
+    /** Per pool, the target whose early pre-update gates were last requested for every node. */
+    private final Map<String, String> earlyGatesFor = new HashMap<>();
+
     private final Set<String> requestedGates = new HashSet<>();
     /** Gate requests waiting for their pool or rendered config, by gate id, in arrival order. */
     private final Map<String, PendingGate> pendingGates = new LinkedHashMap<>();
@@ -65,6 +76,7 @@ public final class BridgeState {
 
     public BridgeState(String cluster, GatePolicy policy, Duration gateTimeout, Clock clock) {
         this.cluster = cluster;
+        this.events = new LifecycleEvents(cluster);
         this.policy = policy;
         this.gateTimeout = gateTimeout;
         this.clock = clock;
@@ -107,12 +119,16 @@ public final class BridgeState {
         Instant now = clock.instant();
         for (Observed o : found) {
             prior = prior.after(o);
-            out.add(poolEvent(pool, o, now));
+            out.add(events.pool(pool, o, now));
             if (o.transition() == Transition.NEW_TARGET_CONFIG && policy.gates(Stage.POOL_PRE_UPDATE, pool.name())) {
                 requestGate(Stage.POOL_PRE_UPDATE, pool.name(), null, pool.targetConfig(), now);
             }
         }
         pools.put(pool.name(), prior);
+        if (!Objects.equals(earlyGatesFor.get(pool.name()), pool.targetConfig())) {
+            earlyGatesFor.put(pool.name(), pool.targetConfig());
+            requestOffCycleGates(pool, nodeViews.values(), now);
+        }
         for (OwedGate owed : settleOwed(pool.name())) {
             if (owed.stage() == Stage.POOL_PRE_UPDATE
                     && owed.target().equals(pool.targetConfig())
@@ -127,6 +143,7 @@ public final class BridgeState {
 
     public List<Outgoing> onNode(NodeView node, boolean initial) {
         nodeUids.put(node.name(), node.uid());
+        nodeViews.put(node.name(), node);
         NodeProgress prior = nodes.getOrDefault(node.name(), NodeProgress.NONE);
         List<Observed> found = NodeClassifier.classify(prior, node, initial);
         List<Outgoing> out = new ArrayList<>();
@@ -134,7 +151,7 @@ public final class BridgeState {
         String pool = poolOf(node);
         for (Observed o : found) {
             prior = prior.after(o);
-            out.add(nodeEvent(node, pool, o, now));
+            out.add(events.node(node, pool, o, now));
             Stage stage = switch (o.transition()) {
                 case UPDATE_ASSIGNED -> Stage.PRE_UPDATE;
                 case RESUMED -> Stage.POST_UPDATE;
@@ -145,6 +162,10 @@ public final class BridgeState {
             }
         }
         nodes.put(node.name(), prior);
+        PoolView poolView = pool == null ? null : poolViews.get(pool);
+        if (poolView != null) {
+            requestOffCycleGates(poolView, List.of(node), now);
+        }
         for (OwedGate owed : settleOwed(node.name())) {
             // A pre-update gate matters while the update is under way, a post-update one until it is released.
             boolean waits = owed.stage() == Stage.POST_UPDATE || node.updating();
@@ -165,35 +186,83 @@ public final class BridgeState {
     }
 
     public List<Outgoing> onNodeDeleted(String name) {
+        nodeViews.remove(name);
         NodeProgress prior = nodes.remove(name);
         if (prior == null) {
             return List.of();
         }
         List<Outgoing> out = new ArrayList<>();
         for (Observed o : NodeClassifier.classify(prior, null, false)) {
-            LifecycleEvent event = new LifecycleEvent(
-                    cluster,
-                    new LifecycleEvent.ObjectRef(LifecycleEvent.ObjectRef.Kind.Node, name, nodeUids.get(name), null),
-                    McoApi.poolOfRenderedConfig(prior.target()),
-                    o.transition(),
-                    null,
-                    prior.target(),
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    clock.instant(),
-                    o.late());
-            out.add(new Outgoing(event, lifecycleId("Node", nodeUids.getOrDefault(name, name), o), clock.instant()));
+            out.add(events.nodeDeleted(name, nodeUids.get(name), prior.target(), o, clock.instant()));
         }
         nodeUids.remove(name);
         return out;
     }
 
     public List<Outgoing> onRenderedConfig(RenderedConfig config) {
-        renderedConfigs.put(config.name(), config);
+        return renderedConfigs.put(config) ? reclassify() : releasePendingGates();
+    }
+
+    /** The cluster's node disruption policy changed (null: not published, or not served). */
+    public List<Outgoing> onDisruptionPolicy(NodeDisruptionPolicy policy) {
+        renderedConfigs.policy(policy);
+        return reclassify();
+    }
+
+    /** What a change does may have changed: early gates dropped as draining are asked for again. */
+    private List<Outgoing> reclassify() {
+        earlyGatesFor.clear();
+        Instant now = clock.instant();
+        for (PoolView pool : poolViews.values()) {
+            earlyGatesFor.put(pool.name(), pool.targetConfig());
+            requestOffCycleGates(pool, nodeViews.values(), now);
+        }
         return releasePendingGates();
+    }
+
+    /**
+     * What moving a node from rendered config {@code from} to {@code to} does, by the MCO's rules;
+     * null when the bridge cannot tell (policy or a config not read yet).
+     */
+    public GateRequest.Disruption disruption(String from, String to) {
+        return renderedConfigs.disruption(from, to);
+    }
+
+    /**
+     * Gates that open apart from a transition, for the nodes of a rolling pool:
+     * <ul>
+     *   <li>an <b>early</b> pre-update gate, with the pool's new target, before the node is
+     *       assigned: a change that will not drain is applied as soon as the MCC assigns it, so its
+     *       gate must have passed by then (the pool stays paused until it has, see {@code
+     *       LeverPlan}). Whether the change drains is settled when the request's facts are known
+     *       ({@link #releasePendingGates}): one that drains is dropped and requested at assignment;
+     *   <li>a <b>late</b> post-update gate for a node found Done on the target that the bridge never
+     *       saw update (installed mid-rollout, or past its read-back): the levers hold it from the
+     *       moment it is seen, and this gate is what releases it.
+     * </ul>
+     */
+    private void requestOffCycleGates(PoolView pool, Collection<NodeView> candidates, Instant now) {
+        String target = pool.targetConfig();
+        if (!pool.rolling()) {
+            return;
+        }
+        boolean pre = policy.gates(Stage.PRE_UPDATE, pool.name());
+        boolean post = policy.gates(Stage.POST_UPDATE, pool.name());
+        for (NodeView node : candidates) {
+            if ((!pre && !post) || !pool.name().equals(poolOf(node))) {
+                continue;
+            }
+            if (pre && !target.equals(node.currentConfig()) && !target.equals(node.desiredConfig())) {
+                pendGate(Stage.PRE_UPDATE, pool.name(), node, target, now, Timing.EARLY);
+            } else if (post && node.done() && target.equals(node.currentConfig()) && !tracked(node, target)) {
+                pendGate(Stage.POST_UPDATE, pool.name(), node, target, now, Timing.LATE);
+            }
+        }
+    }
+
+    /** Whether the bridge followed the node's update to {@code target} (then its gates open at their transitions). */
+    private boolean tracked(NodeView node, String target) {
+        return nodes.getOrDefault(node.name(), NodeProgress.NONE).tracks(target);
     }
 
     /** Gate requests still waiting for facts, for readiness reporting. */
@@ -205,10 +274,14 @@ public final class BridgeState {
         if (targetConfig == null) {
             return;
         }
+        pendGate(stage, pool, node, targetConfig, now, Timing.AT_TRANSITION);
+    }
+
+    private void pendGate(Stage stage, String pool, NodeView node, String targetConfig, Instant now, Timing timing) {
         String subject = node == null ? pool : node.name();
         String gateId = GateId.of(cluster, stage, subject, targetConfig);
         if (!requestedGates.contains(gateId)) {
-            pendingGates.putIfAbsent(gateId, new PendingGate(gateId, stage, pool, node, targetConfig, now));
+            pendingGates.putIfAbsent(gateId, new PendingGate(gateId, stage, pool, node, targetConfig, now, timing));
         }
     }
 
@@ -218,7 +291,11 @@ public final class BridgeState {
         while (it.hasNext()) {
             PendingGate gate = it.next();
             Optional<GateRequest> request = build(gate);
-            if (request.isPresent()) {
+            if (request.isPresent()
+                    && gate.timing() == Timing.EARLY
+                    && ChangeClassifier.drains(request.get().disruption())) {
+                it.remove(); // its gate pod holds it: requested when the node is assigned
+            } else if (request.isPresent()) {
                 it.remove();
                 requestedGates.add(gate.gateId());
                 out.add(new Outgoing(request.get(), EventIds.gateRequest(gate.gateId(), 1), gate.requestedAt()));
@@ -237,6 +314,7 @@ public final class BridgeState {
         GateRequest.NodeFacts nodeFacts =
                 node == null ? null : new GateRequest.NodeFacts(node.name(), node.zone(), node.labels());
         String current = node == null ? pool.currentConfig() : node.currentConfig();
+        GateRequest.Disruption disruption = disruption(current, gate.targetConfig());
         return Optional.of(new GateRequest(
                 cluster,
                 gate.gateId(),
@@ -253,7 +331,9 @@ public final class BridgeState {
                         target.kernelArguments(),
                         node == null ? null : node.desiredImage()),
                 gate.requestedAt(),
-                gate.requestedAt().plus(policy.deadline(gate.stage(), pool.name(), gateTimeout))));
+                gate.requestedAt().plus(policy.deadline(gate.stage(), pool.name(), gateTimeout)),
+                disruption,
+                gate.timing() == Timing.LATE ? Boolean.TRUE : null));
     }
 
     /**
@@ -275,90 +355,23 @@ public final class BridgeState {
         return match != null ? match : McoApi.poolOfRenderedConfig(node.desiredConfig());
     }
 
-    private Outgoing nodeEvent(NodeView node, String pool, Observed o, Instant now) {
-        LifecycleEvent event = new LifecycleEvent(
-                cluster,
-                new LifecycleEvent.ObjectRef(
-                        LifecycleEvent.ObjectRef.Kind.Node, node.name(), node.uid(), node.resourceVersion()),
-                pool,
-                o.transition(),
-                node.currentConfig(),
-                node.desiredConfig(),
-                node.currentImage(),
-                node.desiredImage(),
-                clip(node.state(), 64),
-                clip(
-                        o.transition() == Transition.DEGRADED || o.transition() == Transition.RECOVERED
-                                ? o.discriminator()
-                                : node.reason(),
-                        2048),
-                condition(node.mcn(), o.transition()),
-                now,
-                o.late());
-        return new Outgoing(event, lifecycleId("Node", node.uid() == null ? node.name() : node.uid(), o), now);
-    }
-
-    private Outgoing poolEvent(PoolView pool, Observed o, Instant now) {
-        LifecycleEvent event = new LifecycleEvent(
-                cluster,
-                new LifecycleEvent.ObjectRef(
-                        LifecycleEvent.ObjectRef.Kind.MachineConfigPool,
-                        pool.name(),
-                        pool.uid(),
-                        pool.resourceVersion()),
-                pool.name(),
-                o.transition(),
-                pool.currentConfig(),
-                pool.targetConfig(),
-                null,
-                null,
-                null,
-                o.transition() == Transition.POOL_DEGRADED ? clip(o.discriminator(), 2048) : null,
-                null,
-                now,
-                o.late());
-        return new Outgoing(
-                event, lifecycleId("MachineConfigPool", pool.uid() == null ? pool.name() : pool.uid(), o), now);
-    }
-
-    private String lifecycleId(String kind, String object, Observed o) {
-        return EventIds.lifecycle(
-                cluster, kind, object, o.target(), o.transition().wire(), o.discriminator());
-    }
-
-    /** The MachineConfigNode condition that shows a transition, where the cluster serves one. */
-    private static LifecycleEvent.Condition condition(McnView mcn, Transition transition) {
-        if (mcn == null) {
-            return null;
-        }
-        String type = switch (transition) {
-            case WORKING -> McnView.UPDATE_PREPARED;
-            case DRAIN_REQUESTED -> McnView.UPDATE_EXECUTED;
-            case CORDONED -> McnView.CORDONED;
-            case DRAINED -> McnView.DRAINED;
-            case APPLIED -> McnView.APPLIED_FILES_AND_OS;
-            case REBOOTING -> McnView.REBOOTED_NODE;
-            case RESUMED -> McnView.RESUMED;
-            case UNCORDON_REQUESTED -> McnView.UPDATE_COMPLETE;
-            case UNCORDONED -> McnView.UNCORDONED;
-            case DONE -> McnView.UPDATED;
-            case DEGRADED, RECOVERED -> McnView.NODE_DEGRADED;
-            default -> null;
-        };
-        McnView.Condition c = type == null ? null : mcn.conditions().get(type);
-        if (c == null || !Set.of("True", "False", "Unknown").contains(c.status())) {
-            return null;
-        }
-        return new LifecycleEvent.Condition(c.type(), c.status(), clip(c.reason(), 256), clip(c.message(), 2048));
-    }
-
-    /** Cuts text the cluster wrote to the wire contract's limit: a real cluster's text is not ours to vouch for. */
-    private static String clip(String text, int max) {
-        return text == null || text.length() <= max ? text : text.substring(0, max);
-    }
-
     private record PendingGate(
-            String gateId, Stage stage, String pool, NodeView node, String targetConfig, Instant requestedAt) {}
+            String gateId,
+            Stage stage,
+            String pool,
+            NodeView node,
+            String targetConfig,
+            Instant requestedAt,
+            Timing timing) {}
+
+    /** When a gate opens: at its transition, or apart from one ({@link #requestOffCycleGates}). */
+    private enum Timing {
+        AT_TRANSITION,
+        /** a pre-update gate before its node is assigned, kept only if the change does not drain */
+        EARLY,
+        /** a post-update gate of a node found already done on its target */
+        LATE
+    }
 
     private record OwedGate(Stage stage, String target) {}
 }

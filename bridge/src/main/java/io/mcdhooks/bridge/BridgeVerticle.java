@@ -289,6 +289,7 @@ public final class BridgeVerticle extends VerticleBase {
                         (c, unknown) -> {}));
         return started(poolInformer)
                 .compose(v -> started(configs))
+                .compose(v -> startDisruptionPolicyInformer(ctx))
                 .compose(v -> startMcnInformer(ctx))
                 .compose(v -> {
                     nodeInformer = client.nodes().runnableInformer(RESYNC_MILLIS);
@@ -297,6 +298,30 @@ public final class BridgeVerticle extends VerticleBase {
                             (n, unknown) -> ctx.runOnContext(v2 -> onNodeDeleted(n))));
                     return started(nodeInformer);
                 });
+    }
+
+    /**
+     * {@code MachineConfiguration/cluster}, whose status holds the merged node disruption policy the
+     * change classifier reads. Where it is not served, no change's class is known, and every change
+     * is held as one that may not drain.
+     */
+    private Future<Void> startDisruptionPolicyInformer(Context ctx) {
+        SharedIndexInformer<GenericKubernetesResource> informer = client.genericKubernetesResources(
+                        McoInformers.MACHINE_CONFIGURATIONS)
+                .withName(McoApi.CLUSTER)
+                .runnableInformer(RESYNC_MILLIS);
+        informer.addEventHandler(McoInformers.levelHandler(
+                m -> ctx.runOnContext(v -> publish(state.onDisruptionPolicy(Views.disruptionPolicy(m)))),
+                (m, unknown) -> ctx.runOnContext(v -> publish(state.onDisruptionPolicy(null)))));
+        return started(informer).recover(e -> {
+            LOG.warn(
+                    "no MachineConfiguration API served; the class of a change is unknown, so pre-update gates"
+                            + " hold every change with the pool's pause",
+                    e);
+            informer.stop();
+            informers.remove(informer);
+            return Future.succeededFuture();
+        });
     }
 
     /** MachineConfigNode v1, else v1alpha1 (clusters 4.16 to 4.18), else none: annotations alone still work. */
@@ -444,6 +469,11 @@ public final class BridgeVerticle extends VerticleBase {
         @Override
         public String poolOf(NodeView node) {
             return state.poolOf(node);
+        }
+
+        @Override
+        public GateRequest.Disruption disruption(NodeView node, String target) {
+            return state.disruption(node.currentConfig(), target);
         }
     }
 }

@@ -2,13 +2,18 @@ package io.mcdhooks.bridge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeList;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.bridge.mco.RenderedConfig;
+import io.mcdhooks.bridge.mco.Views;
 import io.mcdhooks.bridge.publish.Outgoing;
+import io.mcdhooks.mco.disruption.NodeDisruptionPolicy;
 import io.mcdhooks.schemas.GateDecision.FailurePolicy;
 import io.mcdhooks.schemas.GateDecision.Mode;
 import io.mcdhooks.schemas.GateId;
@@ -16,10 +21,12 @@ import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.LifecycleEvent;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Transition;
+import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -83,6 +90,153 @@ class BridgeStateTest {
         BridgeState state = restarted(List.of(sent));
 
         assertThat(requests(state.onNode(updating("worker-0"), true))).isEmpty();
+    }
+
+    @Test
+    void aPreUpdateGateOfAChangeThatDoesNotDrainOpensWithThePoolsNewTargetBeforeAnyNodeIsAssigned() {
+        // Given the MCO's default policy and a new target that only adds an SSH key
+        BridgeState state = classifying(spec("default", List.of("ssh-ed25519 AAAA new")));
+
+        // When the pool gets the target, its node still on the old config and not assigned
+        state.onNode(atRest("worker-0"), true);
+        List<GateRequest> requests = requests(state.onPool(pool(NEW, 2), false));
+
+        // Then the node's pre-update gate is requested now, saying the change neither drains nor reboots
+        assertThat(requests)
+                .filteredOn(r -> r.stage() == Stage.PRE_UPDATE)
+                .singleElement()
+                .satisfies(r -> {
+                    assertThat(r.node().name()).isEqualTo("worker-0");
+                    assertThat(r.currentConfig()).isEqualTo(OLD);
+                    assertThat(r.disruption())
+                            .isEqualTo(new GateRequest.Disruption(
+                                    "none", false, false, List.of(new GateRequest.Action("None", null))));
+                });
+        assertThat(requests)
+                .filteredOn(r -> r.stage() == Stage.POOL_PRE_UPDATE)
+                .singleElement()
+                .satisfies(r -> assertThat(r.disruption().kind()).isEqualTo("none"));
+    }
+
+    @Test
+    void aChangeThatDrainsOpensItsPreUpdateGateAtAssignmentSayingItReboots() {
+        // Given a new target with a realtime kernel
+        BridgeState state = classifying(spec("realtime", List.of()));
+        state.onNode(atRest("worker-0"), true);
+
+        // When the pool gets it, nothing is asked of the node yet
+        assertThat(requests(state.onPool(pool(NEW, 2), false))).noneMatch(r -> r.stage() == Stage.PRE_UPDATE);
+
+        // and once the MCC assigns the node, its pre-update gate says what the MCD will do
+        assertThat(requests(state.onNode(updating("worker-0"), false)))
+                .singleElement()
+                .satisfies(r -> {
+                    assertThat(r.stage()).isEqualTo(Stage.PRE_UPDATE);
+                    assertThat(r.disruption().kind()).isEqualTo("reboot");
+                    assertThat(r.disruption().drain()).isTrue();
+                });
+    }
+
+    @Test
+    void withoutAPublishedPolicyAChangesClassIsUnknownAndItsPreUpdateGateOpensEarly() {
+        // Given no MachineConfiguration status: what an SSH key change does cannot be told
+        BridgeState state = classifying(spec("default", List.of("ssh-ed25519 AAAA new")));
+        state.onDisruptionPolicy(null);
+        state.onNode(atRest("worker-0"), true);
+
+        // Then the gate is asked for before assignment, as for a change that may not drain
+        assertThat(requests(state.onPool(pool(NEW, 2), false)))
+                .filteredOn(r -> r.stage() == Stage.PRE_UPDATE)
+                .singleElement()
+                .satisfies(r -> assertThat(r.disruption()).isNull());
+    }
+
+    @Test
+    void aNodeFoundOnItsTargetItReachedBeforeTheBridgeKnewItGetsALatePostUpdateGate() throws Exception {
+        // Given the real mid-update cluster: ip-10-0-17-117 is Done on the worker pool's target while
+        // the pool's status is still on the old config, and the bridge starts now
+        String target = "rendered-worker-a079988a31206987bed827f0242d7b3f";
+        BridgeState state =
+                new BridgeState("c1", (stage, pool) -> true, Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
+        state.onRenderedConfig(new RenderedConfig(target, "quay.io/os@sha256:02", "default", List.of(), List.of()));
+        state.onPool(
+                new PoolView(
+                        "worker",
+                        "uid-worker",
+                        "1",
+                        2,
+                        target,
+                        "rendered-worker-869799cd72c887a5da8248efd58bb2a9",
+                        false,
+                        null,
+                        3,
+                        1,
+                        0,
+                        Map.of("node-role.kubernetes.io/worker", ""),
+                        Map.of("Updating", "True"),
+                        null,
+                        Map.of()),
+                true);
+
+        List<GateRequest> requests = new ArrayList<>();
+        try (InputStream in = BridgeStateTest.class.getResourceAsStream("/nodes-mid-update.yaml")) {
+            for (Node node : Serialization.unmarshal(in, NodeList.class).getItems()) {
+                requests.addAll(requests(state.onNode(Views.node(node, null), true)));
+            }
+        }
+
+        // Then that node gets a post-update gate marked late, and no other node one
+        assertThat(requests)
+                .filteredOn(r -> r.stage() == Stage.POST_UPDATE)
+                .singleElement()
+                .satisfies(r -> {
+                    assertThat(r.node().name()).isEqualTo("ip-10-0-17-117.us-east-2.compute.internal");
+                    assertThat(r.targetConfig()).isEqualTo(target);
+                    assertThat(r.lateGate()).isTrue();
+                });
+        // and a node the bridge follows through its update gets its gate at its transition, not late
+        assertThat(requests)
+                .filteredOn(r -> r.stage() == Stage.PRE_UPDATE)
+                .allSatisfy(r -> assertThat(r.late()).isNull());
+    }
+
+    /** A bridge gating every stage, knowing the default policy, OLD and a NEW with {@code newSpec}, pool at OLD. */
+    private static BridgeState classifying(Map<String, Object> newSpec) {
+        BridgeState state =
+                new BridgeState("c1", (stage, pool) -> true, Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
+        state.onDisruptionPolicy(NodeDisruptionPolicy.defaults());
+        state.onRenderedConfig(new RenderedConfig(
+                OLD, "quay.io/os@sha256:01", "default", List.of(), List.of(), spec("default", List.of())));
+        state.onRenderedConfig(
+                new RenderedConfig(NEW, "quay.io/os@sha256:01", "default", List.of(), List.of(), newSpec));
+        state.onPool(pool(OLD, 1), true);
+        return state;
+    }
+
+    private static Map<String, Object> spec(String kernelType, List<String> sshKeys) {
+        return Map.of(
+                "osImageURL",
+                "quay.io/os@sha256:01",
+                "kernelType",
+                kernelType,
+                "config",
+                Map.of(
+                        "ignition",
+                        Map.of("version", "3.5.0"),
+                        "passwd",
+                        Map.of("users", List.of(Map.of("name", "core", "sshAuthorizedKeys", sshKeys)))));
+    }
+
+    private static NodeView atRest(String name) {
+        return new NodeView(
+                name,
+                "uid-0",
+                "1",
+                Map.of("node-role.kubernetes.io/worker", ""),
+                Map.of(McoApi.CURRENT_CONFIG, OLD, McoApi.DESIRED_CONFIG, OLD, McoApi.STATE, McoApi.STATE_DONE),
+                false,
+                true,
+                null);
     }
 
     /** A bridge restarted after publishing worker-0's update-assigned event, and these requests. */

@@ -12,6 +12,8 @@ import java.util.List;
  * @param summary       one line for humans
  * @param override      who overrode the gate and why, for {@link Decision#OVERRIDDEN}
  * @param openedAt      when the gate opened
+ * @param advisory      why no lever on this cluster can hold the node or pool at this stage, when none can: the
+ *                      gate is published and decided, but a block holds nothing; null when a lever enforces it
  */
 public record GateDecision(
         String cluster,
@@ -28,7 +30,8 @@ public record GateDecision(
         String summary,
         OperatorOverride override,
         Instant openedAt,
-        Instant decidedAt)
+        Instant decidedAt,
+        String advisory)
         implements Message {
 
     private static final String KIND = "GateDecision";
@@ -50,6 +53,42 @@ public record GateDecision(
         if (decision == Decision.OVERRIDDEN) {
             Require.present(override, KIND, "override");
         }
+    }
+
+    /** A decision of a gate a lever enforces: what v1 carried before {@code advisory} was added. */
+    public GateDecision(
+            String cluster,
+            String gateId,
+            int attempt,
+            Stage stage,
+            String pool,
+            String node,
+            String targetConfig,
+            Decision decision,
+            boolean released,
+            List<HookStatus> hooks,
+            List<String> blockingHooks,
+            String summary,
+            OperatorOverride override,
+            Instant openedAt,
+            Instant decidedAt) {
+        this(
+                cluster,
+                gateId,
+                attempt,
+                stage,
+                pool,
+                node,
+                targetConfig,
+                decision,
+                released,
+                hooks,
+                blockingHooks,
+                summary,
+                override,
+                openedAt,
+                decidedAt,
+                null);
     }
 
     @Override

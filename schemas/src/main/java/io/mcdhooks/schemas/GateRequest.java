@@ -19,6 +19,8 @@ import java.util.Map;
  * @param target        facts of the target rendered config
  * @param requestedAt   when the gate opened
  * @param deadline      by then every hook gating this stage has had its whole time (timeout plus heartbeat extension), and at least the bridge's MCDHOOKS_GATE_TIMEOUT has passed
+ * @param disruption    how the MCD will apply this change to the node (or to the pool's nodes), by the cluster's node disruption policy; null where the bridge could not tell
+ * @param late          true for a post-update gate of a node found already on its target (the bridge was not watching when it got there): null otherwise
  */
 public record GateRequest(
         String cluster,
@@ -31,7 +33,9 @@ public record GateRequest(
         String targetConfig,
         TargetFacts target,
         Instant requestedAt,
-        Instant deadline)
+        Instant deadline,
+        Disruption disruption,
+        Boolean late)
         implements Message {
 
     private static final String KIND = "GateRequest";
@@ -49,6 +53,76 @@ public record GateRequest(
         if (stage.perNode()) {
             Require.present(node, KIND, "node");
         }
+    }
+
+    /** A request without a disruption class and not late: what v1 carried before they were added. */
+    public GateRequest(
+            String cluster,
+            String gateId,
+            int attempt,
+            Stage stage,
+            PoolFacts pool,
+            NodeFacts node,
+            String currentConfig,
+            String targetConfig,
+            TargetFacts target,
+            Instant requestedAt,
+            Instant deadline) {
+        this(
+                cluster,
+                gateId,
+                attempt,
+                stage,
+                pool,
+                node,
+                currentConfig,
+                targetConfig,
+                target,
+                requestedAt,
+                deadline,
+                null,
+                null);
+    }
+
+    /** This request with its disruption class. */
+    public GateRequest withDisruption(Disruption disruption) {
+        return new GateRequest(
+                cluster,
+                gateId,
+                attempt,
+                stage,
+                pool,
+                node,
+                currentConfig,
+                targetConfig,
+                target,
+                requestedAt,
+                deadline,
+                disruption,
+                late);
+    }
+
+    /** This request marked late (or not). */
+    public GateRequest withLate(boolean late) {
+        return new GateRequest(
+                cluster,
+                gateId,
+                attempt,
+                stage,
+                pool,
+                node,
+                currentConfig,
+                targetConfig,
+                target,
+                requestedAt,
+                deadline,
+                disruption,
+                late ? Boolean.TRUE : null);
+    }
+
+    /** Whether the gate is for a node that reached its target before the bridge saw it. */
+    public boolean lateGate() {
+        return Boolean.TRUE.equals(late);
     }
 
     @Override
@@ -78,6 +152,39 @@ public record GateRequest(
         public NodeFacts {
             Require.text(name, KIND, "node.name");
             labels = Require.map(labels);
+        }
+    }
+
+    /**
+     * How the MCD applies the change, by the MCO's own rules: the node disruption actions of the
+     * MachineConfig diff under {@code MachineConfiguration/cluster}'s policy, and whether they drain
+     * and reboot.
+     *
+     * @param kind    {@code reboot}, {@code drain}, {@code services} (reloads or restarts in place) or {@code none}
+     * @param actions the actions, e.g. {@code Reload crio.service}
+     */
+    public record Disruption(String kind, boolean drain, boolean reboot, List<Action> actions) {
+        public static final List<String> KINDS = List.of("reboot", "drain", "services", "none");
+
+        public Disruption {
+            Require.text(kind, KIND, "disruption.kind");
+            if (!KINDS.contains(kind)) {
+                throw new IllegalArgumentException(
+                        KIND + ": disruption.kind must be one of " + KINDS + ", not " + kind);
+            }
+            actions = Require.list(actions);
+        }
+    }
+
+    /**
+     * One node disruption action.
+     *
+     * @param type    the MCO's name: Reboot, Drain, Reload, Restart, DaemonReload, Special, None
+     * @param service the unit of a Reload or Restart
+     */
+    public record Action(String type, String service) {
+        public Action {
+            Require.text(type, KIND, "disruption.actions[].type");
         }
     }
 

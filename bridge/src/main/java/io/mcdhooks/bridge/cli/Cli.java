@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code mcdhooks}: what is blocked, by which hook, and whether that hook is alive. Everything but
- * {@code override} reads Kafka alone and needs no access to the Kubernetes API.
+ * {@code override} and {@code plan} reads Kafka alone and needs no access to the Kubernetes API.
  *
  * <p>Exit codes: 0 done; 1 failed; 2 bad arguments; 3 Kafka unreachable; 4 the Kubernetes API
  * refused or could not be reached.
@@ -29,13 +29,14 @@ import picocli.CommandLine.Option;
         name = "mcdhooks",
         mixinStandardHelpOptions = true,
         version = "mcdhooks 0.1.0",
-        description = "Operate mcd-update-hooks: gates, hooks, lag, events, overrides.",
+        description = "Operate mcd-update-hooks: gates, hooks, lag, events, overrides, rollout plans.",
         subcommands = {
             StatusCommand.class,
             HooksCommand.class,
             LagCommand.class,
             TailCommand.class,
-            OverrideCommand.class
+            OverrideCommand.class,
+            PlanCommand.class
         })
 public final class Cli implements Runnable {
 

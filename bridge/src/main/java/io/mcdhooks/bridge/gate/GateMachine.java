@@ -216,6 +216,7 @@ public final class GateMachine {
             blocking.addAll(waiting);
         }
         GateRequest r = gate.request();
+        String advisory = Enforcement.advisory(r);
         GateDecision.OperatorOverride operator =
                 override == null ? null : new GateDecision.OperatorOverride(override.by(), override.reason());
         return new GateDecision(
@@ -230,10 +231,18 @@ public final class GateMachine {
                 released,
                 statuses,
                 blocking,
-                WhyHeld.summary(decision, released, statuses, blocking, operator),
+                WhyHeld.summary(
+                        decision,
+                        released,
+                        statuses,
+                        blocking,
+                        operator,
+                        r.pool().name(),
+                        advisory),
                 operator,
                 gate.openedAt(),
-                now);
+                now,
+                advisory);
     }
 
     private static Change decide(Gate gate, VerdictFate fate, Instant now, boolean opening) {

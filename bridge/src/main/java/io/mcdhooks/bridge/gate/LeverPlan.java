@@ -17,7 +17,9 @@ import java.util.function.Predicate;
  * <ul>
  * <li><b>pool pause</b> for pools with pool-pre-update or pre-update hooks: paused at rest; when
  *     a new target config comes, paused until its pool-pre-update gate is released and every node
- *     that a pre-update hook watches has its gate pod; paused again once the rollout is done. For
+ *     that a pre-update hook watches has its gate pod, or, where the node's change will not drain
+ *     (it would never meet its gate pod), its pre-update gate released; paused again once the
+ *     rollout is done. Never the master pool for these gates ({@link Enforcement}). For
  *     pools with post-update hooks, also paused while a node assigned the target has not had its
  *     post-update gate released, so the MCC assigns the next nodes only after those are released.
  * <li><b>gate pod</b> (covered by a PodDisruptionBudget that allows no eviction) on each node a
@@ -87,6 +89,9 @@ public final class LeverPlan {
      * pool-pre-update or pre-update hook, and no failed post-update gate asking for a pause).
      *
      * @param gatePodReady whether a node's gate pod and its budget exist
+     * @param drains whether a node's change to the pool's target is known to drain it (by the MCO's
+     *     rules, see {@code ChangeClassifier}); one that does not, or is not known to, cannot be held
+     *     by its gate pod
      */
     public static Boolean poolPaused(
             String cluster,
@@ -94,14 +99,17 @@ public final class LeverPlan {
             List<NodeView> nodes,
             Collection<RegisteredHook> hooks,
             Function<String, Gate> gates,
-            Predicate<String> gatePodReady) {
+            Predicate<String> gatePodReady,
+            Predicate<NodeView> drains) {
         for (NodeView node : nodes) {
             if (holdsPoolPaused(cluster, node, gates) || postUpdateInFlight(cluster, pool, node, hooks, gates)) {
                 return true;
             }
         }
-        boolean poolHooks = hooks.stream().anyMatch(h -> h.gates(Stage.POOL_PRE_UPDATE, pool.name()));
-        boolean preHooks = hooks.stream().anyMatch(h -> h.gates(Stage.PRE_UPDATE, pool.name()));
+        // The master pool is never paused for the gates before an update (Enforcement: advisory there).
+        boolean pauseHolds = Enforcement.pauseHolds(pool.name());
+        boolean poolHooks = pauseHolds && hooks.stream().anyMatch(h -> h.gates(Stage.POOL_PRE_UPDATE, pool.name()));
+        boolean preHooks = pauseHolds && hooks.stream().anyMatch(h -> h.gates(Stage.PRE_UPDATE, pool.name()));
         if (!poolHooks && !preHooks) {
             return null;
         }
@@ -114,11 +122,38 @@ public final class LeverPlan {
             return true;
         }
         for (NodeView node : nodes) {
+            if (preUpdateHeldByPause(cluster, pool, node, hooks, gates, drains)) {
+                return true;
+            }
             if (node(cluster, pool, node, hooks, gates).gatePod() && !gatePodReady.test(node.name())) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * A node a pre-update hook watches whose change will not drain (SSH keys, pull secret, a CRI-O
+     * reload…: the node disruption policy applies it in place) and whose pre-update gate for the
+     * target is not released: no drain ever meets its gate pod, so only the pause holds it. The
+     * bridge requests such gates with the pool's new target, before any node is assigned.
+     */
+    private static boolean preUpdateHeldByPause(
+            String cluster,
+            PoolView pool,
+            NodeView node,
+            Collection<RegisteredHook> hooks,
+            Function<String, Gate> gates,
+            Predicate<NodeView> drains) {
+        String target = pool.targetConfig();
+        if (!watched(hooks, Stage.PRE_UPDATE, pool, node) || target.equals(node.currentConfig()) || drains.test(node)) {
+            return false;
+        }
+        // Assigned already (before the gatekeeper ran, or by hand): the pause cannot take it back.
+        if (target.equals(node.desiredConfig()) && node.updating()) {
+            return false;
+        }
+        return !released(gates.apply(GateId.of(cluster, Stage.PRE_UPDATE, node.name(), target)));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.mcdhooks.bridge.gate;
 
 import io.mcdhooks.bridge.lag.LagStatus;
+import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateDecision.Decision;
 import io.mcdhooks.schemas.GateDecision.FailurePolicy;
@@ -17,6 +18,10 @@ import java.util.Map;
  * ModulesMissing}, {@code waiting on node-check: PENDING Probing}, {@code released by operator
  * alice: INC-4711}. Where the lag of the hooks a gate waits on is known, each such hook says how
  * it is doing: {@code waiting on kmod-check: MISSING, hook STALLED, lag 12 for 4 m}.
+ *
+ * <p>A hold on the master pool says what it does to cluster upgrades ({@link Enforcement#MASTER_HOLD}).
+ * A gate no lever can hold on this cluster ({@link GateDecision#advisory()}) adds why:
+ * {@code blocked by node-check: FAIL Broken (advisory, holds nothing: the master pool …)}.
  *
  * <p>The one formatter of that line: the gate machine writes it into every decision's summary (and
  * so into logs, Events and {@code mcdhooks tail}); the status page and {@code mcdhooks status}
@@ -39,6 +44,8 @@ public final class WhyHeld {
                 decision.hooks(),
                 decision.blockingHooks(),
                 decision.override(),
+                decision.pool(),
+                decision.advisory(),
                 lag,
                 now);
     }
@@ -49,8 +56,10 @@ public final class WhyHeld {
             boolean released,
             List<HookStatus> hooks,
             List<String> blocking,
-            GateDecision.OperatorOverride override) {
-        return line(decision, released, hooks, blocking, override, Map.of(), Instant.EPOCH);
+            GateDecision.OperatorOverride override,
+            String pool,
+            String advisory) {
+        return line(decision, released, hooks, blocking, override, pool, advisory, Map.of(), Instant.EPOCH);
     }
 
     private static String line(
@@ -59,9 +68,11 @@ public final class WhyHeld {
             List<HookStatus> hooks,
             List<String> blocking,
             GateDecision.OperatorOverride override,
+            String pool,
+            String advisory,
             Map<String, LagStatus> lag,
             Instant now) {
-        return switch (decision) {
+        String line = switch (decision) {
             case OVERRIDDEN ->
                 (released ? "released" : "blocked") + " by operator "
                         + (override == null ? "?" : override.by() + ": " + override.reason());
@@ -73,6 +84,14 @@ public final class WhyHeld {
             case BLOCKED -> "blocked by " + describe(hooks, blocking, lag, now);
             case OPENED -> "waiting on " + describe(hooks, blocking, lag, now);
         };
+        if (released) {
+            return line;
+        }
+        // A gate no lever holds says so wherever its line is shown, or a block would look like a hold.
+        if (advisory != null) {
+            return line + " (advisory, holds nothing: " + advisory + ")";
+        }
+        return McoApi.requiredPool(pool) ? line + " (" + Enforcement.MASTER_HOLD + ")" : line;
     }
 
     /** Enforcing hooks that timed out and whose policy let the gate pass. */

@@ -3,6 +3,7 @@ package io.mcdhooks.bridge.gatekeeper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.mco.NodeView;
+import io.mcdhooks.schemas.GateRequest;
 import java.util.List;
 
 /** What the gatekeeper needs of the bridge: its caches of the cluster, and its judgement of pools. */
@@ -17,4 +18,10 @@ public interface Cluster {
     NodeView view(Node node);
 
     String poolOf(NodeView node);
+
+    /**
+     * What moving {@code node} from its current config to {@code target} does, by the MCO's rules;
+     * null when not known (the policy or a rendered config not read yet): treated as not draining.
+     */
+    GateRequest.Disruption disruption(NodeView node, String target);
 }

@@ -3,6 +3,7 @@ package io.mcdhooks.bridge.gatekeeper;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.mcdhooks.bridge.gate.GatePodHealth;
 import io.mcdhooks.bridge.gate.WhyHeld;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.schemas.GateDecision;
@@ -36,6 +37,8 @@ public final class GateEvents {
     private final Clock clock;
     /** The last decision of each open gate an Event was recorded for, as "DECISION/released". */
     private final Map<String, String> recorded = new HashMap<>();
+    /** Gate pods reported stuck and not running since, by node. */
+    private final Map<String, String> gatePodsReported = new HashMap<>();
 
     GateEvents(KubernetesClient client, WorkerExecutor worker, Clock clock) {
         this.client = client;
@@ -74,6 +77,33 @@ public final class GateEvents {
                 message,
                 decision.decidedAt(),
                 decision.gateId());
+    }
+
+    /**
+     * A gate pod's state, null when it holds (or is gone): a Warning Event {@code GatePodNotRunning}
+     * on the Node when it is stuck (an image that cannot be pulled…), once per cause, since until it
+     * runs the drain is not held and the pool stays paused.
+     */
+    void gatePod(String node, String whyNotHolding) {
+        if (!GatePodHealth.stuck(whyNotHolding)) {
+            if (whyNotHolding == null) {
+                gatePodsReported.remove(node);
+            }
+            return;
+        }
+        // Once while it stays stuck: the kubelet flips between ErrImagePull and ImagePullBackOff.
+        if (gatePodsReported.put(node, whyNotHolding) != null) {
+            return;
+        }
+        write(
+                node,
+                null,
+                "GatePodNotRunning",
+                "Warning",
+                "the gate pod of " + node + " does not run (" + whyNotHolding + "): a Pending pod is evicted"
+                        + " without its budget, so the pool stays paused until it runs",
+                clock.instant(),
+                node);
     }
 
     /** A verdict refused for its signature or age, as a Warning Event on the gate's Node or pool. */

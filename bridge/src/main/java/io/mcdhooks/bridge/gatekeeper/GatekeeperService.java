@@ -157,8 +157,7 @@ public final class GatekeeperService implements ClusterListener {
     /** Watches UpdateHooks, and the gate pods and budgets in its namespace; completes once synced. */
     @Override
     public Future<Void> startWatching() {
-        return Future.all(hooks.start(), levers.watch(reconciler::gateObjectChanged))
-                .mapEmpty();
+        return Future.all(hooks.start(), levers.watch(this::gateObjectChanged)).mapEmpty();
     }
 
     /**
@@ -191,6 +190,19 @@ public final class GatekeeperService implements ClusterListener {
         verdicts = KafkaVerdictLog.create(
                 vertx, settings.kafka(), settings.verdictsTopic(), "mcdhooks-gatekeeper-" + settings.cluster());
         return verdicts.follow(ends, this::onVerdictRecord);
+    }
+
+    /** A gate pod or budget came, went or changed state: the node's levers, and a report if its pod does not hold. */
+    private void gateObjectChanged(String node) {
+        Map<String, String> notHolding = levers.gatePodsNotHolding();
+        events.gatePod(node, notHolding.get(node));
+        metrics.gatePodsNotRunning(notHolding.size());
+        reconciler.gateObjectChanged(node);
+    }
+
+    /** Gate pods that exist but do not hold their node's drain yet (not Running and Ready), by node, with why. */
+    public Map<String, String> gatePodsNotHolding() {
+        return levers.gatePodsNotHolding();
     }
 
     /** From here on levers are planned, every one at once now: the gates and the cluster are known. */

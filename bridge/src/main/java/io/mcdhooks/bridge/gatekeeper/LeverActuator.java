@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.mcdhooks.bridge.gate.GateObjects;
+import io.mcdhooks.bridge.gate.GatePodHealth;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.gate.LeverWrites;
 import io.mcdhooks.bridge.kube.McoInformers;
@@ -55,6 +56,9 @@ final class LeverActuator implements Levers {
     private final Map<String, Runnable> skipped = new HashMap<>();
 
     private final Set<String> gatePods = new HashSet<>();
+    /** Gate pods that exist but do not hold (not Running and Ready), by node, with why. */
+    private final Map<String, String> notHolding = new HashMap<>();
+
     private final Set<String> gateBudgets = new HashSet<>();
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
 
@@ -74,8 +78,8 @@ final class LeverActuator implements Levers {
                 .withLabel(GateObjects.MANAGED_BY, GateObjects.MANAGER)
                 .runnableInformer(RESYNC_MILLIS);
         pods.addEventHandler(McoInformers.levelHandler(
-                p -> context.runOnContext(v -> seen(gatePods, p, true, changed)),
-                (p, unknown) -> context.runOnContext(v -> seen(gatePods, p, false, changed))));
+                p -> context.runOnContext(v -> seenPod(p, true, changed)),
+                (p, unknown) -> context.runOnContext(v -> seenPod(p, false, changed))));
         SharedIndexInformer<PodDisruptionBudget> budgets = client.policy()
                 .v1()
                 .podDisruptionBudget()
@@ -91,6 +95,20 @@ final class LeverActuator implements Levers {
                         Future.fromCompletionStage(pods.start(), context),
                         Future.fromCompletionStage(budgets.start(), context))
                 .mapEmpty();
+    }
+
+    private void seenPod(Pod pod, boolean exists, Consumer<String> changed) {
+        Map<String, String> annotations = pod.getMetadata().getAnnotations();
+        String node = annotations == null ? null : annotations.get(GateObjects.NODE_ANNOTATION);
+        if (node != null) {
+            String why = exists ? GatePodHealth.whyNotHolding(pod) : null;
+            if (why == null) {
+                notHolding.remove(node);
+            } else {
+                notHolding.put(node, why);
+            }
+        }
+        seen(gatePods, pod, exists, changed);
     }
 
     private static void seen(Set<String> names, HasMetadata object, boolean exists, Consumer<String> changed) {
@@ -109,7 +127,12 @@ final class LeverActuator implements Levers {
     @Override
     public boolean gatePodReady(String node) {
         String name = GateObjects.gateName(node);
-        return gatePods.contains(name) && gateBudgets.contains(name);
+        return gatePods.contains(name) && gateBudgets.contains(name) && !notHolding.containsKey(node);
+    }
+
+    @Override
+    public Map<String, String> gatePodsNotHolding() {
+        return Map.copyOf(notHolding);
     }
 
     @Override
@@ -130,7 +153,7 @@ final class LeverActuator implements Levers {
             case EDIT -> run("node/" + name, planAgain, () -> editNode(name, want));
             case NONE -> {}
         }
-        if (want.gatePod() && !gatePodReady(name)) {
+        if (want.gatePod() && !gateObjectsComplete(name)) {
             run("gate/" + name, planAgain, () -> createGate(name));
         } else if (!want.gatePod() && gateObjectsExist(name)) {
             run("gate/" + name, planAgain, () -> deleteGate(name));
@@ -159,6 +182,11 @@ final class LeverActuator implements Levers {
     @Override
     public void stop() {
         informers.forEach(SharedIndexInformer::stop);
+    }
+
+    private boolean gateObjectsComplete(String node) {
+        String name = GateObjects.gateName(node);
+        return gatePods.contains(name) && gateBudgets.contains(name);
     }
 
     private boolean gateObjectsExist(String node) {

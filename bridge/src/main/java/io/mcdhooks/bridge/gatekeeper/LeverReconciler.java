@@ -6,6 +6,7 @@ import io.mcdhooks.bridge.gate.AckedGates;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.gate.RegisteredHook;
+import io.mcdhooks.bridge.mco.ChangeClassifier;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.bridge.mco.Views;
@@ -180,8 +181,15 @@ final class LeverReconciler {
                 nodes.add(nodeView);
             }
         }
+        PoolView view = Views.pool(pool);
         Boolean paused = LeverPlan.poolPaused(
-                clusterName, Views.pool(pool), nodes, enforcingHooks(), gates::gate, levers::gatePodReady);
+                clusterName,
+                view,
+                nodes,
+                enforcingHooks(),
+                gates::gate,
+                levers::gatePodReady,
+                node -> ChangeClassifier.drains(cluster.disruption(node, view.targetConfig())));
         levers.applyPool(pool, paused, () -> planPauseSoon(poolName));
     }
 

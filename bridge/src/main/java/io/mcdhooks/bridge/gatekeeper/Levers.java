@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.vertx.core.Future;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -16,8 +17,14 @@ interface Levers {
     /** Watches the gate pods and budgets; {@code changed} hears the node of each that comes or goes. */
     Future<Void> watch(Consumer<String> changed);
 
-    /** Whether {@code node}'s gate pod and its budget exist, as last seen. */
+    /**
+     * Whether {@code node}'s gate pod and its budget exist and the pod holds the drain (Running and
+     * Ready: a Pending pod is evicted without its budget), as last seen.
+     */
     boolean gatePodReady(String node);
+
+    /** Gate pods that exist but do not hold yet, by node, with why ({@code Pending: ImagePullBackOff …}). */
+    Map<String, String> gatePodsNotHolding();
 
     /** Brings {@code node}'s levers to {@code want}; {@code current} is the node as last seen. */
     void applyNode(Node current, LeverPlan.NodeLevers want, Runnable planAgain);

@@ -13,6 +13,15 @@ import java.util.function.Consumer;
 /** Informers on the MCO's custom resources, which the bridge reads as generic resources. */
 public final class McoInformers {
 
+    /** {@code operator.openshift.io/v1 MachineConfiguration}: the cluster's node disruption policy. */
+    public static final ResourceDefinitionContext MACHINE_CONFIGURATIONS = new ResourceDefinitionContext.Builder()
+            .withGroup(McoApi.OPERATOR_GROUP)
+            .withVersion("v1")
+            .withKind(McoApi.MACHINE_CONFIGURATION_KIND)
+            .withPlural("machineconfigurations")
+            .withNamespaced(false)
+            .build();
+
     private McoInformers() {}
 
     public static ResourceDefinitionContext context(String kind, String version) {

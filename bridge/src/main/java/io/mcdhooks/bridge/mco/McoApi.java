@@ -12,6 +12,11 @@ public final class McoApi {
     public static final String POOL_KIND = "MachineConfigPool";
     public static final String CONFIG_KIND = "MachineConfig";
     public static final String MCN_KIND = "MachineConfigNode";
+    /** {@code operator.openshift.io/v1 MachineConfiguration}, one named {@link #CLUSTER}: the node disruption policy. */
+    public static final String OPERATOR_GROUP = "operator.openshift.io";
+
+    public static final String MACHINE_CONFIGURATION_KIND = "MachineConfiguration";
+    public static final String CLUSTER = "cluster";
 
     private static final String PREFIX = GROUP + "/";
     public static final String CURRENT_CONFIG = PREFIX + "currentConfig";
@@ -39,7 +44,19 @@ public final class McoApi {
     /** Rendered configs are named {@code rendered-<pool>-<hash>}. */
     public static final String RENDERED_PREFIX = "rendered-";
 
+    /**
+     * The pool the MCO requires for upgrades (label
+     * {@code operator.machineconfiguration.openshift.io/required-for-upgrade}, which the MCO puts on
+     * {@code master} alone): paused with a pending update, it turns the ClusterOperator Degraded.
+     */
+    public static final String MASTER_POOL = "master";
+
     private McoApi() {}
+
+    /** Whether {@code pool} is the pool the MCO requires for upgrades, see {@link #MASTER_POOL}. */
+    public static boolean requiredPool(String pool) {
+        return MASTER_POOL.equals(pool);
+    }
 
     /** The pool a rendered config belongs to, from its name; {@code null} when not of that form. */
     public static String poolOfRenderedConfig(String rendered) {

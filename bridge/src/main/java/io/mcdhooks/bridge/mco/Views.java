@@ -3,6 +3,7 @@ package io.mcdhooks.bridge.mco;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.mcdhooks.mco.disruption.NodeDisruptionPolicy;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,7 +97,31 @@ public final class Views {
                 string(config.get("spec", "osImageURL")),
                 string(config.get("spec", "kernelType")),
                 stringList(config.get("spec", "extensions")),
-                stringList(config.get("spec", "kernelArguments")));
+                stringList(config.get("spec", "kernelArguments")),
+                stringKeyed(config.getAdditionalProperties().get("spec")));
+    }
+
+    /**
+     * The merged node disruption policy {@code MachineConfiguration/cluster} publishes in
+     * {@code status.nodeDisruptionPolicyStatus.clusterPolicies}; null while the operator has not
+     * published one (or the object is not served): the bridge then cannot tell what a change does.
+     */
+    public static NodeDisruptionPolicy disruptionPolicy(GenericKubernetesResource machineConfiguration) {
+        Map<String, Object> policies =
+                stringKeyed(machineConfiguration.get("status", "nodeDisruptionPolicyStatus", "clusterPolicies"));
+        if (policies == null) {
+            return null;
+        }
+        try {
+            return NodeDisruptionPolicy.fromStatus(policies);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> stringKeyed(Object value) {
+        return value instanceof Map<?, ?> map ? (Map<String, Object>) map : null;
     }
 
     private static String string(Object value) {

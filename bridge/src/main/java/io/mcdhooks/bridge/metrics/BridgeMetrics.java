@@ -39,6 +39,7 @@ public final class BridgeMetrics {
     private final Map<String, AtomicLong> hookWaiting = new ConcurrentHashMap<>();
     private final Map<Tags, AtomicLong> nodes = new ConcurrentHashMap<>();
     private final AtomicLong leader = new AtomicLong();
+    private final AtomicLong gatePodsNotRunning = new AtomicLong();
 
     public BridgeMetrics(PrometheusMeterRegistry registry) {
         this.registry = registry;
@@ -46,6 +47,15 @@ public final class BridgeMetrics {
         Gauge.builder("mcdhooks.leader", leader, AtomicLong::get)
                 .description("1 while this replica leads (its bridge and gatekeeper act), 0 on a standby")
                 .register(registry);
+        Gauge.builder("mcdhooks.gate.pods.not.running", gatePodsNotRunning, AtomicLong::get)
+                .description("Gate pods that exist but are not Running and Ready: they do not hold their node's"
+                        + " drain yet, and their pool stays paused")
+                .register(registry);
+    }
+
+    /** How many gate pods exist but do not hold their node's drain (not Running and Ready). */
+    public void gatePodsNotRunning(int count) {
+        gatePodsNotRunning.set(count);
     }
 
     /** A registry with the JVM's own meters (memory, GC, threads, CPU) bound, as the process serves them. */

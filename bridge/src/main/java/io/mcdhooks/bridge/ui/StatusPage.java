@@ -86,10 +86,11 @@ public final class StatusPage {
         Collection<RegisteredHook> hooks =
                 service == null ? List.of() : service.gatekeeper().hooks();
         Map<String, LagStatus> lags = service == null ? Map.of() : service.lag();
-        return build(cluster, nodes.get(), pools.get(), gates, hooks, lags, clock.instant());
+        Map<String, String> gatePods = service == null ? Map.of() : service.gatePodsNotHolding();
+        return build(cluster, nodes.get(), pools.get(), gates, hooks, lags, gatePods, clock.instant());
     }
 
-    /** The snapshot from its parts. Pure. */
+    /** The snapshot from its parts, every gate pod holding. Pure. */
     static JsonObject build(
             String cluster,
             Collection<Node> nodeList,
@@ -97,6 +98,23 @@ public final class StatusPage {
             Collection<Gate> gateList,
             Collection<RegisteredHook> hookList,
             Map<String, LagStatus> lags,
+            Instant now) {
+        return build(cluster, nodeList, poolList, gateList, hookList, lags, Map.of(), now);
+    }
+
+    /**
+     * The snapshot from its parts. Pure.
+     *
+     * @param gatePods gate pods that do not hold their node's drain yet, by node, with why
+     */
+    static JsonObject build(
+            String cluster,
+            Collection<Node> nodeList,
+            Collection<GenericKubernetesResource> poolList,
+            Collection<Gate> gateList,
+            Collection<RegisteredHook> hookList,
+            Map<String, LagStatus> lags,
+            Map<String, String> gatePods,
             Instant now) {
         List<GateDecision> decisions = gateList.stream()
                 .map(Gate::last)
@@ -166,7 +184,8 @@ public final class StatusPage {
                                     && node.getSpec().getTaints().stream()
                                             .anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey())))
                     .put("gates", nodeGates)
-                    .put("blocking", blocking));
+                    .put("blocking", blocking)
+                    .put("gatePodNotRunning", gatePods.get(name)));
         }
         JsonArray gatesJson = new JsonArray();
         List<JsonObject> verdicts = new ArrayList<>();
@@ -260,6 +279,7 @@ public final class StatusPage {
                 .put("blockingHooks", new JsonArray(gate.blockingHooks()))
                 .put("blocking", new JsonArray(blockingOf(gate)))
                 .put("summary", WhyHeld.of(gate, lags, now))
+                .put("advisory", gate.advisory())
                 .put(
                         "overriddenBy",
                         gate.override() == null ? null : gate.override().by())

@@ -123,6 +123,20 @@ class AlertRulesTest {
                       - {eval_time: 3m, alertname: McdHooksGateBlocked, exp_alerts: [%s]}
                       - {eval_time: 3m, alertname: McdHooksGateTimedOutClosed, exp_alerts: []}
                       - {eval_time: 4m, alertname: McdHooksGateTimedOutClosed, exp_alerts: [%s]}
+                  # Two gate pods whose image cannot be pulled from minute 1; one runs at minute 9, the
+                  # other at 12. A pod Pending for a moment (minute 20) does not alert.
+                  - interval: 1m
+                    input_series:
+                      - series: 'mcdhooks_gate_pods_not_running{pod="bridge-0"}'
+                        values: '0 2 2 2 2 2 2 2 2 1 1 1 0 0 0 0 0 0 0 0 1 1 0 0'
+                      - series: 'mcdhooks_gate_pods_not_running{pod="bridge-1"}'
+                        values: '0x23'
+                    alert_rule_test:
+                      - {eval_time: 5m, alertname: McdHooksGatePodsNotRunning, exp_alerts: []}
+                      - {eval_time: 6m, alertname: McdHooksGatePodsNotRunning, exp_alerts: [%s]}
+                      - {eval_time: 10m, alertname: McdHooksGatePodsNotRunning, exp_alerts: [%s]}
+                      - {eval_time: 12m, alertname: McdHooksGatePodsNotRunning, exp_alerts: []}
+                      - {eval_time: 23m, alertname: McdHooksGatePodsNotRunning, exp_alerts: []}
                   # kmod-check STALLED from minute 2 with a gate waiting; cmdb-sync STOPPED all along, a
                   # gate waiting on it from minute 3; idle STOPPED with nothing waiting: no page.
                   - interval: 1m
@@ -188,6 +202,8 @@ class AlertRulesTest {
                         exp("McdHooksPostUpdateHoldNearUncordonLimit", Map.of("pool", "worker"), "7m 0s"),
                         exp("McdHooksGateBlocked", Map.of("stage", "post-update", "pool", "worker"), "1"),
                         exp("McdHooksGateTimedOutClosed", Map.of("stage", "pre-update", "pool", "worker"), "2"),
+                        exp("McdHooksGatePodsNotRunning", Map.of(), "2"),
+                        exp("McdHooksGatePodsNotRunning", Map.of(), "1"),
                         exp("McdHooksHookStalled", Map.of("hook", "kmod-check"), "2"),
                         exp("McdHooksHookStopped", Map.of("hook", "cmdb-sync"), "3"),
                         exp("McdHooksVerdictSignaturesRefused", Map.of("reason", "SIGNATURE_BAD_SIGNATURE"), "1"),

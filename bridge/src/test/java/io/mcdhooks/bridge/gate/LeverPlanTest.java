@@ -106,12 +106,64 @@ class LeverPlanTest {
                 .isFalse();
     }
 
+    @Test
+    void aChangeThatDoesNotDrainKeepsThePoolPausedUntilEveryWatchedNodesPreUpdateGatePassed() {
+        // Given pre-update hooks and an SSH key change, which the MCD applies without a drain
+        var pre = List.of(Gates.hook("node-precheck", Stage.PRE_UPDATE));
+        NodeView w0 = node("worker-0", OLD, OLD, "Done");
+        NodeView w1 = node("worker-1", OLD, OLD, "Done");
+
+        // Then the pool stays paused while any node's gate waits, gate pods or not
+        assertThat(prePaused(pool(OLD), pre, false, w0, w1)).isTrue();
+        gates.put(preGate("worker-0"), gate(true));
+        assertThat(prePaused(pool(OLD), pre, false, w0, w1)).isTrue();
+
+        // and goes once both have passed
+        gates.put(preGate("worker-1"), gate(true));
+        assertThat(prePaused(pool(OLD), pre, false, w0, w1)).isFalse();
+    }
+
+    @Test
+    void aChangeThatDrainsIsHeldByItsGatePodsSoThePoolMayRoll() {
+        var pre = List.of(Gates.hook("node-precheck", Stage.PRE_UPDATE));
+
+        assertThat(prePaused(
+                        pool(OLD), pre, true, node("worker-0", OLD, OLD, "Done"), node("worker-1", OLD, OLD, "Done")))
+                .isFalse();
+    }
+
+    @Test
+    void theMasterPoolIsNeverPausedForTheGatesBeforeAnUpdate() {
+        var before =
+                List.of(Gates.hook("kmod-check", Stage.POOL_PRE_UPDATE), Gates.hook("node-precheck", Stage.PRE_UPDATE));
+        NodeView m0 = node("master-0", OLD, OLD, "Done");
+
+        // neither at rest nor with a pending change that does not drain: the gates are advisory there
+        assertThat(prePaused(master(NEW), before, false, node("master-0", NEW, NEW, "Done")))
+                .isNull();
+        assertThat(prePaused(master(OLD), before, false, m0)).isNull();
+    }
+
+    private Boolean prePaused(PoolView pool, List<RegisteredHook> hooks, boolean drains, NodeView... nodes) {
+        return LeverPlan.poolPaused("c1", pool, List.of(nodes), hooks, gates::get, n -> true, n -> drains);
+    }
+
+    private static PoolView master(String current) {
+        return new PoolView(
+                "master", "uid", "1", 1, NEW, current, false, "1", 1, 0, 0, Map.of(), Map.of(), null, Map.of());
+    }
+
+    private static String preGate(String node) {
+        return GateId.of("c1", Stage.PRE_UPDATE, node, NEW);
+    }
+
     private Boolean paused(NodeView... nodes) {
         return paused(OLD, nodes);
     }
 
     private Boolean paused(String poolCurrent, NodeView... nodes) {
-        return LeverPlan.poolPaused("c1", pool(poolCurrent), List.of(nodes), POST_ONLY, gates::get, n -> true);
+        return LeverPlan.poolPaused(
+                "c1", pool(poolCurrent), List.of(nodes), POST_ONLY, gates::get, n -> true, n -> true);
     }
 
     private static PoolView pool(String current) {

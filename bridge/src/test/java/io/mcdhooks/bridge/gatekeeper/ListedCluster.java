@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.Views;
 import io.mcdhooks.bridge.metrics.BridgeMetrics;
+import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -102,5 +103,11 @@ final class ListedCluster implements Cluster {
     @Override
     public String poolOf(NodeView node) {
         return "worker";
+    }
+
+    /** Every change here reboots, so drains: the gate pod holds pre-update gates. */
+    @Override
+    public GateRequest.Disruption disruption(NodeView node, String target) {
+        return new GateRequest.Disruption("reboot", true, true, List.of(new GateRequest.Action("Reboot", null)));
     }
 }

@@ -31,6 +31,11 @@ final class RecordingLevers implements Levers {
     }
 
     @Override
+    public Map<String, String> gatePodsNotHolding() {
+        return Map.of();
+    }
+
+    @Override
     public void applyNode(Node current, LeverPlan.NodeLevers want, Runnable planAgain) {
         nodes.put(current.getMetadata().getName(), want);
     }

@@ -28,6 +28,10 @@ public final class RequestEnvironment {
         env.put("MCDHOOKS_EXTENSIONS", String.join(",", request.target().extensions()));
         env.put("MCDHOOKS_REQUESTED_AT", request.requestedAt().toString());
         env.put("MCDHOOKS_DEADLINE", request.deadline().toString());
+        env.put(
+                "MCDHOOKS_DISRUPTION",
+                request.disruption() == null ? "" : request.disruption().kind());
+        env.put("MCDHOOKS_LATE", Boolean.toString(request.lateGate()));
         return env;
     }
 

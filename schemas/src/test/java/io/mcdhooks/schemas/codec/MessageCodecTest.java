@@ -88,6 +88,37 @@ class MessageCodecTest {
     }
 
     @Test
+    void theDisruptionClassAndTheLateMarkAreOptionalAdditionsReadersMayIgnore() throws Exception {
+        // Given the same request with and without the fields added to v1
+        byte[] with = example("gate-request.v1.post-update-late.json", "examples");
+        ObjectNode without = (ObjectNode) MessageCodec.newObjectMapper().readTree(with);
+        without.remove(List.of("disruption", "late"));
+
+        // When both are decoded
+        GateRequest added = codec.decode(GateRequest.class, with);
+        GateRequest plain =
+                codec.decode(GateRequest.class, MessageCodec.newObjectMapper().writeValueAsBytes(without));
+
+        // Then they differ only in those fields, and a reader that knows neither sees the same request
+        assertThat(added.disruption().kind()).isEqualTo("reboot");
+        assertThat(added.lateGate()).isTrue();
+        assertThat(plain.disruption()).isNull();
+        assertThat(plain.lateGate()).isFalse();
+        assertThat(added.withDisruption(null).withLate(false)).isEqualTo(plain);
+    }
+
+    @Test
+    void rejectsAnUnknownDisruptionKindNamingTheField() {
+        byte[] json = example("gate-request.v1.disruption-kind-unknown.json", "invalid");
+
+        assertThatThrownBy(() -> codec.decode(GateRequest.class, json))
+                .isInstanceOfSatisfying(
+                        InvalidMessageException.class,
+                        e -> assertThat(e.problems())
+                                .anySatisfy(p -> assertThat(p).contains("disruption.kind")));
+    }
+
+    @Test
     void rejectsANodeStageVerdictWithoutItsNode() {
         byte[] json = example("verdict.v1.pre-update-without-node.json", "invalid");
 

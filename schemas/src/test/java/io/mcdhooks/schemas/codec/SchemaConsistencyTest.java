@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.MessageKind;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
@@ -53,6 +54,12 @@ class SchemaConsistencyTest {
                 .containsExactlyElementsOf(Arrays.stream(GateDecision.Mode.values())
                         .map(Enum::name)
                         .toList());
+    }
+
+    @Test
+    void disruptionKindsMatchTheSchema() throws Exception {
+        assertThat(enumAt(MessageKind.GATE_REQUEST.schemaFile(), "/properties/disruption/properties/kind/enum"))
+                .containsExactlyElementsOf(GateRequest.Disruption.KINDS);
     }
 
     @Test

@@ -34,6 +34,8 @@ import java.util.concurrent.TimeUnit;
  *     asks fails (a marker file remembers which).
  * <li>{@value #CMDB} (hook-down only): an exec hook on {@code pre-update} whose runner is stopped
  *     once registered, so its gates time out.
+ * <li>{@value #KEY_AUDIT} (ssh-key only): an exec hook on {@code pre-update} that passes each node
+ *     after a moment, naming the change's class from the request ({@code MCDHOOKS_DISRUPTION}).
  * </ul>
  */
 final class LocalHooks implements AutoCloseable {
@@ -41,6 +43,7 @@ final class LocalHooks implements AutoCloseable {
     static final String KMOD = "kmod-check";
     static final String SELFCHECK = "node-selfcheck";
     static final String CMDB = "cmdb-sync";
+    static final String KEY_AUDIT = "key-audit";
     static final String POOL = "worker";
     static final int CMDB_TIMEOUT_SECONDS = 3;
 
@@ -87,6 +90,15 @@ final class LocalHooks implements AutoCloseable {
                 SELFCHECK,
                 new NodeSelfCheckHook(
                         vertx, SELFCHECK, GateSelector.stages(Stage.POST_UPDATE), selfCheckCommand(), null, null));
+        if (scenario == Scenario.SSH_KEY) {
+            deploy(
+                    KEY_AUDIT,
+                    new ExecHook(
+                            KEY_AUDIT,
+                            GateSelector.stages(Stage.PRE_UPDATE),
+                            "sleep 1; echo \"$MCDHOOKS_NODE: the new key is on the allowed list (change: $MCDHOOKS_DISRUPTION)\"",
+                            null));
+        }
         if (scenario == Scenario.HOOK_DOWN) {
             deploy(
                     CMDB,
@@ -111,6 +123,10 @@ final class LocalHooks implements AutoCloseable {
         List<UpdateHook> hooks = new ArrayList<>();
         hooks.add(updateHook(KMOD, UpdateHookSpec.StageName.POOL_PRE_UPDATE, 600, UpdateHookSpec.FailurePolicy.Fail));
         hooks.add(updateHook(SELFCHECK, UpdateHookSpec.StageName.POST_UPDATE, 120, UpdateHookSpec.FailurePolicy.Fail));
+        if (scenario == Scenario.SSH_KEY) {
+            hooks.add(
+                    updateHook(KEY_AUDIT, UpdateHookSpec.StageName.PRE_UPDATE, 60, UpdateHookSpec.FailurePolicy.Fail));
+        }
         if (scenario == Scenario.HOOK_DOWN) {
             hooks.add(updateHook(
                     CMDB,

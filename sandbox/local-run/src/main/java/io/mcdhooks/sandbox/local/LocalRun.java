@@ -35,7 +35,7 @@ public final class LocalRun implements Callable<Integer> {
             names = "--scenario",
             defaultValue = "happy",
             paramLabel = "NAME",
-            description = "happy | kmod-missing | post-check-fails | hook-down (default: ${DEFAULT-VALUE})")
+            description = "happy | kmod-missing | post-check-fails | hook-down | ssh-key (default: ${DEFAULT-VALUE})")
     String scenario;
 
     @Option(names = "--masters", defaultValue = "3", description = "master nodes (default: ${DEFAULT-VALUE})")

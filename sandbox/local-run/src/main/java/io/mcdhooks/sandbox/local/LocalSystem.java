@@ -56,6 +56,10 @@ public final class LocalSystem implements AutoCloseable {
     static final String CLUSTER = "local";
     static final String NAMESPACE = "mcdhooks";
     static final String MACHINE_CONFIG = "99-worker-realtime";
+    /** The ssh-key scenario's change: a key for user core, which the MCO applies without drain or reboot. */
+    static final String SSH_MACHINE_CONFIG = "99-worker-ssh-demo";
+
+    static final String SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMcdhooksLocalRunDemoKey demo@mcdhooks";
 
     private final LocalRunConfig config;
     private final List<String> notes = new CopyOnWriteArrayList<>();
@@ -229,7 +233,10 @@ public final class LocalSystem implements AutoCloseable {
     }
 
     private void rollOut() {
-        GenericKubernetesResource mc = MachineConfigs.kernelType(MACHINE_CONFIG, LocalHooks.POOL, "realtime");
+        boolean sshKey = config.scenario() == Scenario.SSH_KEY;
+        GenericKubernetesResource mc = sshKey
+                ? MachineConfigs.sshKeys(SSH_MACHINE_CONFIG, LocalHooks.POOL, List.of(SSH_KEY))
+                : MachineConfigs.kernelType(MACHINE_CONFIG, LocalHooks.POOL, "realtime");
         if (mco != null) {
             mco.applyMachineConfig(mc);
         } else {
@@ -244,7 +251,12 @@ public final class LocalSystem implements AutoCloseable {
                     .createOr(NonDeletingOperation::update);
         }
         rolloutAt = Instant.now();
-        note("rolled out MachineConfig " + MACHINE_CONFIG + " (kernelType: realtime) to pool worker");
+        note(
+                sshKey
+                        ? "rolled out MachineConfig " + SSH_MACHINE_CONFIG + " (an SSH key for core: the MCO applies it"
+                                + " without drain or reboot) to pool worker; its pre-update gates open now and hold"
+                                + " the paused pool until each passes"
+                        : "rolled out MachineConfig " + MACHINE_CONFIG + " (kernelType: realtime) to pool worker");
         if (config.scenario() == Scenario.KMOD_MISSING) {
             scenarioActionsDoneAt = null;
             timer.schedule(

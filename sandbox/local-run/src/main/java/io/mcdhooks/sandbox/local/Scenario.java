@@ -12,7 +12,15 @@ public enum Scenario {
     /** The first updated node fails its post-update self-check and is held; the pool halts within maxUnavailable. */
     POST_CHECK_FAILS("post-check-fails", "the first updated node fails node-selfcheck and is held; the pool halts"),
     /** A pre-update hook stops consuming: its lag grows and its gates time out per its failure policy. */
-    HOOK_DOWN("hook-down", "cmdb-sync stops consuming; its lag grows and its gates time out per its policy");
+    HOOK_DOWN("hook-down", "cmdb-sync stops consuming; its lag grows and its gates time out per its policy"),
+    /**
+     * A rebootless change (an SSH key): no drain meets a gate pod, so the pre-update gates open with
+     * the pool's new target and the pool stays paused until every node's has passed.
+     */
+    SSH_KEY(
+            "ssh-key",
+            "an SSH key change, applied without drain or reboot: key-audit's pre-update gates hold the"
+                    + " paused pool until each passes, node-selfcheck's post-update gates the uncordon");
 
     private final String wire;
     private final String description;

@@ -146,6 +146,22 @@ class DocumentedBlocksTest {
                     }),
             runBy("docs/observability.md", "bridge/mcdhooks", "DocumentedExamplesIT"),
             new Claim(
+                    "docs/observability.md",
+                    "$ bridge/mcdhooks plan",
+                    "PlanIT runs the command on the MCO simulator; the block shows what PlanCommand prints",
+                    b -> {
+                        assertThat(REPO.resolve("bridge/src/test/java/io/mcdhooks/bridge/cli/PlanIT.java"))
+                                .isRegularFile();
+                        String printer = read("bridge/src/main/java/io/mcdhooks/bridge/cli/PlanCommand.java");
+                        assertThat(printer)
+                                .contains("\"the MCC takes up to %d node(s) at a time")
+                                .contains("\"gates\"");
+                        assertThat(b.text())
+                                .contains("the MCC takes up to 1 node(s) at a time")
+                                .contains("PRE-UPDATE")
+                                .contains("enforced: the pool stays paused until it passes");
+                    }),
+            new Claim(
                     "docs/operations.md",
                     "podman build",
                     "no image builder here: the files and mains it builds exist",

@@ -2,10 +2,10 @@ package io.mcdhooks.sandbox.mco;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
-import io.mcdhooks.sandbox.mco.disruption.ConfigDiff;
-import io.mcdhooks.sandbox.mco.disruption.DisruptionAction;
-import io.mcdhooks.sandbox.mco.disruption.DisruptionActions;
-import io.mcdhooks.sandbox.mco.disruption.NodeDisruptionPolicy;
+import io.mcdhooks.mco.disruption.ConfigDiff;
+import io.mcdhooks.mco.disruption.DisruptionAction;
+import io.mcdhooks.mco.disruption.DisruptionActions;
+import io.mcdhooks.mco.disruption.NodeDisruptionPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.mcdhooks.sandbox.mco;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
-import io.mcdhooks.sandbox.mco.disruption.NodeDisruptionPolicy;
+import io.mcdhooks.mco.disruption.NodeDisruptionPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.mcdhooks.sandbox.mco;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.mcdhooks.sandbox.mco.disruption.NodeDisruptionPolicy;
+import io.mcdhooks.mco.disruption.NodeDisruptionPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

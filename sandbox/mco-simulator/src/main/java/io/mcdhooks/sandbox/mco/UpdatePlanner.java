@@ -1,7 +1,7 @@
 package io.mcdhooks.sandbox.mco;
 
+import io.mcdhooks.mco.nodes.CandidateOrder;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -57,13 +57,9 @@ public final class UpdatePlanner {
         return out;
     }
 
-    /** The MCO's {@code sortNodeList}: zoned nodes by zone then age, then unzoned nodes by age. */
+    /** The MCO's {@code sortNodeList}: zoned nodes by zone then age, then unzoned nodes by age ({@link CandidateOrder}). */
     public static List<NodeUpdateState> sorted(List<NodeUpdateState> nodes) {
-        var out = new ArrayList<>(nodes);
-        out.sort(Comparator.comparing((NodeUpdateState n) -> n.zone() == null)
-                .thenComparing(n -> n.zone() == null ? "" : n.zone())
-                .thenComparing(NodeUpdateState::created));
-        return out;
+        return CandidateOrder.sorted(nodes, NodeUpdateState::zone, NodeUpdateState::created);
     }
 
     /** The nodes to set {@code desiredConfig=target} on now. */

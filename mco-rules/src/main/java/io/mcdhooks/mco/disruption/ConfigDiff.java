@@ -1,4 +1,4 @@
-package io.mcdhooks.sandbox.mco.disruption;
+package io.mcdhooks.mco.disruption;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

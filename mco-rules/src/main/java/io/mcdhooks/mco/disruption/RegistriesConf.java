@@ -1,4 +1,4 @@
-package io.mcdhooks.sandbox.mco.disruption;
+package io.mcdhooks.mco.disruption;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;

@@ -1,4 +1,4 @@
-package io.mcdhooks.sandbox.mco.disruption;
+package io.mcdhooks.mco.disruption;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
