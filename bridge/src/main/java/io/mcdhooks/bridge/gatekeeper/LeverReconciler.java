@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.gate.AckedGates;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
@@ -18,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Keeps the levers where {@link LeverPlan} wants them for the gates as Kafka knows them
@@ -37,12 +39,14 @@ final class LeverReconciler {
     private final AckedGates gates;
     private final Levers levers;
     private final Context context;
+    private final Supplier<PostUpdateHold> mode;
     private boolean planning;
     /** Pools whose pause is to be planned once the events queued now are handled. */
     private final Set<String> poolsToPlan = new LinkedHashSet<>();
     /** Per pool, the target and whether it rolls out, as its nodes' levers were last planned for. */
     private final Map<String, String> poolRollouts = new HashMap<>();
 
+    /** A reconciler for a cluster without the admission policy ({@link PostUpdateHold#BATCH_PACING}). */
     LeverReconciler(
             String clusterName,
             Cluster cluster,
@@ -50,6 +54,18 @@ final class LeverReconciler {
             AckedGates gates,
             Levers levers,
             Context context) {
+        this(clusterName, cluster, gatekeeper, gates, levers, context, () -> PostUpdateHold.BATCH_PACING);
+    }
+
+    LeverReconciler(
+            String clusterName,
+            Cluster cluster,
+            Gatekeeper gatekeeper,
+            AckedGates gates,
+            Levers levers,
+            Context context,
+            Supplier<PostUpdateHold> mode) {
+        this.mode = mode;
         this.clusterName = clusterName;
         this.cluster = cluster;
         this.gatekeeper = gatekeeper;
@@ -137,7 +153,7 @@ final class LeverReconciler {
         String poolName = cluster.poolOf(view);
         GenericKubernetesResource pool = poolName == null ? null : cluster.pool(poolName);
         LeverPlan.NodeLevers want = LeverPlan.node(
-                clusterName, pool == null ? null : Views.pool(pool), view, enforcingHooks(), gates::gate);
+                clusterName, pool == null ? null : Views.pool(pool), view, enforcingHooks(), gates::gate, mode.get());
         String name = node.getMetadata().getName();
         levers.applyNode(node, want, () -> {
             Node latest = cluster.node(name);
@@ -181,7 +197,7 @@ final class LeverReconciler {
             }
         }
         Boolean paused = LeverPlan.poolPaused(
-                clusterName, Views.pool(pool), nodes, enforcingHooks(), gates::gate, levers::gatePodReady);
+                clusterName, Views.pool(pool), nodes, enforcingHooks(), gates::gate, levers::gatePodReady, mode.get());
         levers.applyPool(pool, paused, () -> planPauseSoon(poolName));
     }
 
