@@ -207,6 +207,14 @@ public final class BridgeMetrics {
         Map<Tags, Long> values = new HashMap<>();
         leftByPoolAndLimit.forEach((pool, limits) ->
                 limits.forEach((limit, left) -> values.put(Tags.of("pool", pool, "limit", limit), left.toMillis())));
+        // Unlike the counts, a series whose hold is gone must go: 0 would read "at the limit now".
+        limitLeft.keySet().removeIf(tags -> {
+            if (values.containsKey(tags)) {
+                return false;
+            }
+            registry.find("mcdhooks.hold.limit.left").tags(tags).meters().forEach(registry::remove);
+            return true;
+        });
         set(
                 limitLeft,
                 values,
