@@ -148,6 +148,11 @@ public final class GatekeeperService implements ClusterListener {
         return GatePolicy.of(gatekeeper);
     }
 
+    /** How post-update gates hold on this cluster now. */
+    public PostUpdateHold postUpdateHold() {
+        return holdPolicy.mode();
+    }
+
     /** Each registered hook's lag state, as last sampled. */
     public Map<String, LagStatus> lag() {
         return lag.latest();

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.BridgeConfig;
 import io.mcdhooks.bridge.gate.Gate;
 import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.gate.WhyHeld;
 import io.mcdhooks.bridge.gatekeeper.GatekeeperService;
@@ -86,7 +87,13 @@ public final class StatusPage {
         Collection<RegisteredHook> hooks =
                 service == null ? List.of() : service.gatekeeper().hooks();
         Map<String, LagStatus> lags = service == null ? Map.of() : service.lag();
-        return build(cluster, nodes.get(), pools.get(), gates, hooks, lags, clock.instant());
+        JsonObject snapshot = build(cluster, nodes.get(), pools.get(), gates, hooks, lags, clock.instant());
+        if (service != null) {
+            PostUpdateHold hold = service.postUpdateHold();
+            snapshot.put(
+                    "postUpdateHold", new JsonObject().put("mode", hold.label()).put("enforced", hold.description()));
+        }
+        return snapshot;
     }
 
     /** The snapshot from its parts. Pure. */

@@ -24,6 +24,8 @@ import io.mcdhooks.schemas.settings.Settings;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -126,12 +128,13 @@ public final class LocalSystem implements AutoCloseable {
                         .masters(config.masters())
                         .workers(config.workers())
                         .zones(config.zones().toArray(String[]::new))
-                        .maxUnavailable(LocalHooks.POOL, MaxUnavailable.of(config.maxUnavailable()))
+                        .maxUnavailable(config.pool(), MaxUnavailable.of(config.maxUnavailable()))
                         .workloadPodsPerNode(1)
                         .daemonSetPodsPerNode(1)
                         .build()
                         .apply(client);
                 mco = McoSimulator.start(client, SimulatorConfig.defaults().withTimeScale(config.timeScale()));
+                installHoldPolicy();
                 note("in-memory cluster at " + cluster.url() + ": " + config.masters() + " masters, "
                         + config.workers() + " workers in " + config.zones() + ", worker maxUnavailable "
                         + config.maxUnavailable() + ", MCO simulated at " + (int) config.timeScale() + "x");
@@ -198,7 +201,7 @@ public final class LocalSystem implements AutoCloseable {
             }
         });
         kafkaEnv.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
-        hooks = new LocalHooks(config.scenario(), dir, registry, kafkaEnv);
+        hooks = new LocalHooks(config.scenario(), config.pool(), dir, registry, kafkaEnv);
         hooks.start();
         for (UpdateHook hook : hooks.registrations(config.hookDownPolicy())) {
             client.resources(UpdateHook.class).resource(hook).createOr(NonDeletingOperation::update);
@@ -218,18 +221,44 @@ public final class LocalSystem implements AutoCloseable {
             note(LocalHooks.CMDB + " stopped: it consumes no more gate requests (timeout "
                     + LocalHooks.CMDB_TIMEOUT_SECONDS + " s, failurePolicy " + config.hookDownPolicy() + ")");
         }
+        JsonObject hold = status.fetch().getJsonObject("postUpdateHold");
+        if (hold != null) {
+            note("post-update gates (" + hold.getString("mode") + "): " + hold.getString("enforced"));
+        }
         if (config.rollOut()) {
             // Pools with pre-update hooks are paused at rest by the gatekeeper: roll out once it holds the pool.
             waitFor(
                     Duration.ofSeconds(30),
-                    "the gatekeeper to pause pool worker",
+                    "the gatekeeper to pause pool " + config.pool(),
                     () -> Boolean.TRUE.equals(pool().get("spec", "paused")));
             rollOut();
         }
     }
 
+    /**
+     * The post-update hold as shipped in deploy/, so the gatekeeper finds it and rolls the pool; it
+     * is looked for from the working directory (run-local runs from the repository's root).
+     */
+    private void installHoldPolicy() {
+        Path relative = Path.of("deploy", "base", "bridge", "admission-post-update-hold.yaml");
+        Path policy = null;
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null && policy == null; dir = dir.getParent()) {
+            policy = Files.exists(dir.resolve(relative)) ? dir.resolve(relative) : null;
+        }
+        if (policy == null) {
+            note("admission policy " + relative + " not found: post-update gates fall back to batch pacing");
+            return;
+        }
+        try (InputStream in = Files.newInputStream(policy)) {
+            client.load(in).create();
+            note("installed the admission policy mcdhooks-post-update-hold (" + policy + ")");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private void rollOut() {
-        GenericKubernetesResource mc = MachineConfigs.kernelType(MACHINE_CONFIG, LocalHooks.POOL, "realtime");
+        GenericKubernetesResource mc = MachineConfigs.kernelType(MACHINE_CONFIG, config.pool(), "realtime");
         if (mco != null) {
             mco.applyMachineConfig(mc);
         } else {
@@ -244,7 +273,7 @@ public final class LocalSystem implements AutoCloseable {
                     .createOr(NonDeletingOperation::update);
         }
         rolloutAt = Instant.now();
-        note("rolled out MachineConfig " + MACHINE_CONFIG + " (kernelType: realtime) to pool worker");
+        note("rolled out MachineConfig " + MACHINE_CONFIG + " (kernelType: realtime) to pool " + config.pool());
         if (config.scenario() == Scenario.KMOD_MISSING) {
             scenarioActionsDoneAt = null;
             timer.schedule(
@@ -334,7 +363,7 @@ public final class LocalSystem implements AutoCloseable {
                         .withPlural("machineconfigpools")
                         .withNamespaced(false)
                         .build())
-                .withName(LocalHooks.POOL)
+                .withName(config.pool())
                 .get();
     }
 
