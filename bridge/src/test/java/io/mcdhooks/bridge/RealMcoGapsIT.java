@@ -6,12 +6,18 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.mcdhooks.bridge.gate.GateObjects;
+import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
 import io.mcdhooks.bridge.mco.ChangeClassifier;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
+import io.mcdhooks.sandbox.mco.Identity;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.sandbox.mco.MachineConfigs;
 import io.mcdhooks.sandbox.mco.Mco;
@@ -23,16 +29,22 @@ import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
 import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -50,6 +62,9 @@ class RealMcoGapsIT {
             "Fails on the faithful simulator until the issue \"Levers that hold on a real MCO: holds enforced"
                     + " by the API server, rolling pools, every kind of update and topology\" is resolved: ";
     private static final double TIME_SCALE = 100;
+    private static final Identity GATEKEEPER = Identity.serviceAccount(NAMESPACE, "mcdhooks-bridge");
+    private static final Path HOLD_POLICY =
+            Path.of("..", "deploy", "base", "bridge", "admission-post-update-hold.yaml");
     private static final Duration LONG = Duration.ofSeconds(90);
 
     private final KafkaBroker broker;
@@ -146,16 +161,22 @@ class RealMcoGapsIT {
     }
 
     @Test
-    @Disabled(ISSUE + "on a single node the post-update taint set at assignment keeps the MCC (and its drain"
-            + " controller) and the bridge from being scheduled after the reboot: the uncordon never comes"
-            + " (FailedToUncordon, Degraded) and no gatekeeper runs to release the node")
     void aSingleNodePostUpdateHoldIsReleasedWhenItsHookPasses() {
         // Given a single-node cluster and a post-update hook that first fails
         start(Topology.builder().masters(1).workers(0), SimulatorConfig.defaults(), Map.of());
+        installHoldPolicy();
         var outcome = new AtomicReference<>(Outcome.FAIL);
         hook("node-check", List.of(UpdateHookSpec.StageName.POST_UPDATE), "master", r -> Optional.of(outcome.get()));
-        // the bridge runs as a Deployment without tolerations: stopped while its pod could not run
-        SimulatedDeployment bridgePod = mco.deployment("mcdhooks-bridge", List.of(), Map.of());
+        // the bridge runs as its Deployment does, tolerating only its own taint: stopped while its
+        // pod could not run
+        SimulatedDeployment bridgePod = mco.deployment(
+                "mcdhooks-bridge",
+                List.of(new TolerationBuilder()
+                        .withKey(LeverPlan.POST_UPDATE_TAINT)
+                        .withOperator("Exists")
+                        .withEffect("NoSchedule")
+                        .build()),
+                Map.of());
         var deployed = new AtomicReference<String>();
         bridgePod.onChange(running -> {
             if (running && deployed.get() == null) {
@@ -171,10 +192,109 @@ class RealMcoGapsIT {
         await().atMost(LONG).until(() -> "Rebooting".equals(annotation(node("master-0"), Mco.POST_CONFIG_ACTION)));
         outcome.set(Outcome.PASS);
 
-        // Then the node finishes its update
+        // Then the node finishes its update, and the hook's status says the gate held nothing here
         await().atMost(LONG)
                 .until(() -> target.equals(annotation(node("master-0"), Mco.CURRENT_CONFIG))
                         && "Done".equals(annotation(node("master-0"), Mco.STATE)));
+        await().atMost(LONG).until(() -> "SingleNodeAdvisory".equals(holdMode("node-check")));
+        assertThat(node("master-0").getMetadata().getAnnotations()).doesNotContainKey(GateObjects.HOLD);
+    }
+
+    @Test
+    void withThePolicyAHeldNodeStaysCordonedWhileNoGatekeeperRunsAndItsPoolIsNeverPaused() {
+        // Given two workers (maxUnavailable 1), the shipped hold installed, a post-update hook that fails
+        start(Topology.builder().masters(1).workers(2), SimulatorConfig.defaults(), Map.of());
+        installHoldPolicy();
+        hook("node-check", List.of(UpdateHookSpec.StageName.POST_UPDATE), "worker", r -> Optional.of(Outcome.FAIL));
+        var everPaused = new AtomicBoolean();
+        Mco.pools(client).withName("worker").watch(new Watcher<GenericKubernetesResource>() {
+            @Override
+            public void eventReceived(Action action, GenericKubernetesResource pool) {
+                if (pool.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec
+                        && Boolean.TRUE.equals(spec.get("paused"))) {
+                    everPaused.set(true);
+                }
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {}
+        });
+        String deployed = deployBridge();
+        await().atMost(LONG).until(() -> "Admission".equals(holdMode("node-check")));
+
+        // When a change that drains and reboots rolls out: the first worker is held at its uncordon
+        String target = rollOut("worker", MachineConfigs.kernelType("99-worker-rt", "worker", "realtime"));
+        await().atMost(LONG).until(() -> held(target).size() == 1);
+        String heldNode = held(target).get(0);
+
+        // and no gatekeeper runs for a while
+        vertx.undeploy(deployed).await();
+
+        // Then the node stays cordoned under the hold (kube-apiserver refuses the drain controller's
+        // uncordon), so the MCC takes no second worker
+        await().during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(15))
+                .until(() -> held(target).equals(List.of(heldNode)) && assigned(target) == 1);
+        // and the MCD reports FailedToUncordon once its 10 minutes are up (it recovers on release)
+        await().atMost(LONG)
+                .until(() -> client.v1().events().inNamespace(Mco.NAMESPACE).list().getItems().stream()
+                        .anyMatch(e -> heldNode.equals(e.getInvolvedObject().getName())
+                                && "FailedToUncordon".equals(e.getReason())));
+
+        // When a gatekeeper runs again and the hook passes
+        hook.script(r -> Optional.of(Outcome.PASS));
+        deployBridge();
+        var answered = new HashSet<String>();
+
+        // Then every worker finishes its update, and the pool was never paused
+        await().atMost(LONG).until(() -> {
+            for (GateRequest request : hook.seen()) {
+                if (answered.add(request.gateId() + "/" + request.attempt())) {
+                    hook.answer(request, Outcome.PASS);
+                }
+            }
+            return workers().stream()
+                    .allMatch(n -> target.equals(annotation(n, Mco.CURRENT_CONFIG))
+                            && "Done".equals(annotation(n, Mco.STATE))
+                            && !Boolean.TRUE.equals(n.getSpec().getUnschedulable()));
+        });
+        assertThat(everPaused).isFalse();
+        assertThat(workers())
+                .allSatisfy(n -> assertThat(n.getMetadata().getAnnotations()).doesNotContainKey(GateObjects.HOLD));
+    }
+
+    /** The hold as shipped in deploy/, applied as written. */
+    private void installHoldPolicy() {
+        try (InputStream in = Files.newInputStream(HOLD_POLICY)) {
+            client.load(in).create();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Workers cordoned under the hold marker at their uncordon handshake for {@code target}. */
+    private List<String> held(String target) {
+        return workers().stream()
+                .filter(n -> n.getMetadata().getAnnotations().containsKey(GateObjects.HOLD)
+                        && Boolean.TRUE.equals(n.getSpec().getUnschedulable())
+                        && ("uncordon-" + target).equals(annotation(n, Mco.DESIRED_DRAIN)))
+                .map(n -> n.getMetadata().getName())
+                .toList();
+    }
+
+    private long assigned(String target) {
+        return workers().stream()
+                .filter(n -> target.equals(annotation(n, Mco.DESIRED_CONFIG)))
+                .count();
+    }
+
+    private String holdMode(String hook) {
+        UpdateHook resource = client.resources(UpdateHook.class).withName(hook).get();
+        return resource == null
+                        || resource.getStatus() == null
+                        || resource.getStatus().getPostUpdateHold() == null
+                ? null
+                : resource.getStatus().getPostUpdateHold().getMode();
     }
 
     private void start(Topology.Builder topology, SimulatorConfig simulator, Map<String, String> bridgeEnv) {
@@ -200,7 +320,8 @@ class RealMcoGapsIT {
     private BridgeConfig config;
 
     private String deployBridge() {
-        return vertx.deployVerticle(new BridgeVerticle(config, cluster.newClient(), null, Clock.systemUTC()))
+        // as its ServiceAccount: the hold lets only that identity release a node
+        return vertx.deployVerticle(new BridgeVerticle(config, cluster.clientAs(GATEKEEPER), null, Clock.systemUTC()))
                 .await();
     }
 

@@ -23,6 +23,12 @@ public final class GateObjects {
 
     /** On a node the gatekeeper cordoned: the gate that keeps it cordoned. */
     public static final String CORDONED_FOR = "mcdhooks.io/cordoned-for";
+    /**
+     * On a node held after its update: the post-update gate that holds it. Where the admission
+     * policy {@code mcdhooks-post-update-hold} is installed, kube-apiserver lets nobody but the
+     * gatekeeper (and the break-glass group) uncordon the node or remove this annotation.
+     */
+    public static final String HOLD = "mcdhooks.io/hold";
     /** On a pool the gatekeeper paused. */
     public static final String PAUSED_BY = "mcdhooks.io/paused-by";
 

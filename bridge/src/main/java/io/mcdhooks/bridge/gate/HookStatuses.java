@@ -21,7 +21,15 @@ public final class HookStatuses {
     private HookStatuses() {}
 
     public static UpdateHookStatus of(String hook, Collection<Gate> gates, LagStatus lag) {
+        return of(hook, gates, lag, null);
+    }
+
+    /** As above, saying how post-update gates hold here if {@code hold} is given (hooks with that stage). */
+    public static UpdateHookStatus of(String hook, Collection<Gate> gates, LagStatus lag, PostUpdateHold hold) {
         UpdateHookStatus status = new UpdateHookStatus();
+        if (hold != null) {
+            status.setPostUpdateHold(new UpdateHookStatus.PostUpdateHold(hold.label(), hold.description()));
+        }
         if (lag != null) {
             status.setLag(new UpdateHookStatus.Lag(
                     lag.state().name(),
@@ -58,6 +66,7 @@ public final class HookStatuses {
             return a == b;
         }
         return a.getOpenGates().equals(b.getOpenGates())
+                && Objects.equals(mode(a), mode(b))
                 && Objects.equals(a.getInvalid(), b.getInvalid())
                 && Objects.equals(
                         a.getLag() == null
@@ -76,5 +85,11 @@ public final class HookStatuses {
 
     private static String key(UpdateHookStatus.LastVerdict v) {
         return v.getGateId() + "#" + v.getAttempt() + "#" + v.getOutcome() + "#" + v.getProducedAt();
+    }
+
+    private static String mode(UpdateHookStatus status) {
+        return status.getPostUpdateHold() == null
+                ? null
+                : status.getPostUpdateHold().getMode();
     }
 }

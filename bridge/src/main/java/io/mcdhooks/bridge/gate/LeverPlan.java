@@ -32,26 +32,55 @@ import java.util.function.Predicate;
  *     the node keeps counting against maxUnavailable and a failed node halts the pool. It is
  *     wanted from the request on even if the gate has not been opened yet (its request may still
  *     be on its way): the MCD reports Done right after the uncordon.
+ * <li><b>hold marker</b> ({@link GateObjects#HOLD}), where the cluster enforces it
+ *     ({@link PostUpdateHold#ADMISSION}): set with the taint at assignment, so the drain
+ *     controller's own cordon stays until release and no re-cordon and no pause are needed; a
+ *     change that needs no drain is never cordoned before Done (a refused uncordon would make the
+ *     MCD redo it after 10 minutes) but once it is Done, its pool paused in between.
  * </ul>
+ *
+ * <p>How a post-update gate holds depends on the cluster ({@link PostUpdateHold}): on a single
+ * node nothing is set; in the master pool no pause is ever set for it (a paused master pool turns
+ * the machine-config ClusterOperator Degraded at once), and without the policy held masters are
+ * only tainted, not re-cordoned, so they never count twice against maxUnavailable.
  */
 public final class LeverPlan {
 
     /** The taint that keeps workloads off a node whose post-update gate is not released. */
     public static final String POST_UPDATE_TAINT = "mcdhooks.io/post-update-gate";
+    /** The pool the MCO's operator requires ({@code syncRequiredMachineConfigPools}): never paused for a hold. */
+    public static final String REQUIRED_POOL = "master";
 
     private LeverPlan() {}
 
-    /** What the gatekeeper wants of a node. */
-    public record NodeLevers(boolean gatePod, boolean postUpdateTaint, boolean cordon, String postUpdateGate) {}
+    /** What the gatekeeper wants of a node; {@code hold}: the {@link GateObjects#HOLD} marker. */
+    public record NodeLevers(
+            boolean gatePod, boolean postUpdateTaint, boolean cordon, String postUpdateGate, boolean hold) {
+        public NodeLevers(boolean gatePod, boolean postUpdateTaint, boolean cordon, String postUpdateGate) {
+            this(gatePod, postUpdateTaint, cordon, postUpdateGate, false);
+        }
+    }
 
+    /** The levers without the admission policy ({@link PostUpdateHold#BATCH_PACING}). */
     public static NodeLevers node(
             String cluster,
             PoolView pool,
             NodeView node,
             Collection<RegisteredHook> hooks,
             Function<String, Gate> gates) {
+        return node(cluster, pool, node, hooks, gates, PostUpdateHold.BATCH_PACING);
+    }
+
+    public static NodeLevers node(
+            String cluster,
+            PoolView pool,
+            NodeView node,
+            Collection<RegisteredHook> hooks,
+            Function<String, Gate> gates,
+            PostUpdateHold mode) {
         boolean preHooks = watched(hooks, Stage.PRE_UPDATE, pool, node);
-        boolean postHooks = watched(hooks, Stage.POST_UPDATE, pool, node);
+        // On a single node the post-update gate is advisory: see PostUpdateHold.SINGLE_NODE.
+        boolean postHooks = mode != PostUpdateHold.SINGLE_NODE && watched(hooks, Stage.POST_UPDATE, pool, node);
         String target = node.updating()
                 ? node.desiredConfig()
                 : pool != null && pool.rolling() ? pool.targetConfig() : node.currentConfig();
@@ -78,10 +107,20 @@ public final class LeverPlan {
         boolean uncordonRequested = node.desiredConfig() != null
                 && (McoApi.UNCORDON_PREFIX + node.desiredConfig()).equals(node.desiredDrain());
         boolean inFlight = node.updating() || !McoApi.STATE_DONE.equals(node.state());
-        boolean cordon = postHooks
-                && !released(post)
-                && (uncordonRequested && inFlight || postOpen && (uncordonRequested || node.done()));
-        return new NodeLevers(gatePod, taint, cordon, postId);
+        boolean cordon;
+        if (mode == PostUpdateHold.ADMISSION) {
+            // Drained: the drain controller's cordon stays, kube-apiserver refuses its uncordon.
+            // Not drained: cordoned once Done, never before (the MCD would redo the update).
+            cordon = postHooks && !released(post) && postOpen && node.done();
+        } else if (required(pool)) {
+            cordon = false;
+        } else {
+            cordon = postHooks
+                    && !released(post)
+                    && (uncordonRequested && inFlight || postOpen && (uncordonRequested || node.done()));
+        }
+        boolean hold = mode == PostUpdateHold.ADMISSION && taint;
+        return new NodeLevers(gatePod, taint, cordon, postId, hold);
     }
 
     /**
@@ -100,9 +139,15 @@ public final class LeverPlan {
             Collection<RegisteredHook> hooks,
             Function<String, Gate> gates,
             Predicate<String> gatePodReady,
-            Predicate<NodeView> drains) {
+            Predicate<NodeView> drains,
+            PostUpdateHold mode) {
+        boolean pacing = mode != PostUpdateHold.SINGLE_NODE && !required(pool);
         for (NodeView node : nodes) {
-            if (holdsPoolPaused(cluster, node, gates) || postUpdateInFlight(cluster, pool, node, hooks, gates)) {
+            if (holdsPoolPaused(cluster, node, gates)
+                    || pacing
+                            && (mode == PostUpdateHold.ADMISSION
+                                    ? exposed(cluster, pool, node, hooks, gates)
+                                    : postUpdateInFlight(cluster, pool, node, hooks, gates))) {
                 return true;
             }
         }
@@ -183,6 +228,40 @@ public final class LeverPlan {
         // Finished and its gate unknown: in a rollout, the gate is yet to be requested (the node
         // finished while no gatekeeper ran); at rest, the gate is older than the read-back.
         return post == null ? pool.rolling() : !post.released();
+    }
+
+    /**
+     * With the admission policy: a node a post-update hook watches, assigned the pool's target, its
+     * gate not released, past its uncordon request (or Done) and not cordoned. That is a change
+     * that needed no drain (or a node that was not marked before its uncordon): the MCC would count
+     * it available until the gatekeeper cordons it once Done, so the pool waits that moment out.
+     * The pause stays while no gatekeeper runs; the node itself is then kept free of new workloads
+     * by the taint alone.
+     */
+    private static boolean exposed(
+            String cluster,
+            PoolView pool,
+            NodeView node,
+            Collection<RegisteredHook> hooks,
+            Function<String, Gate> gates) {
+        String target = pool.targetConfig();
+        if (target == null
+                || !target.equals(node.desiredConfig())
+                || node.unschedulable()
+                || !watched(hooks, Stage.POST_UPDATE, pool, node)) {
+            return false;
+        }
+        boolean finished = node.done() && target.equals(node.currentConfig());
+        boolean uncordonRequested = (McoApi.UNCORDON_PREFIX + target).equals(node.desiredDrain());
+        if (!finished && !uncordonRequested) {
+            return false;
+        }
+        Gate post = gates.apply(GateId.of(cluster, Stage.POST_UPDATE, node.name(), target));
+        return post == null ? !finished || pool.rolling() : !post.released();
+    }
+
+    private static boolean required(PoolView pool) {
+        return pool != null && REQUIRED_POOL.equals(pool.name());
     }
 
     /** A failed post-update gate of a hook whose failure action is HoldAndPausePool. */

@@ -14,8 +14,11 @@ import java.util.Map;
 /**
  * Which write brings a node or pool to the levers {@link LeverPlan} wants, and what it writes:
  * pure, on fabric8's model objects. It never touches what the MCO owns and only undoes what the
- * gatekeeper did itself: a cordon only if its {@link GateObjects#CORDONED_FOR} mark is there, a
- * pause of a pool it has no say over only if its {@link GateObjects#PAUSED_BY} mark is there.
+ * gatekeeper did itself: a cordon only if its {@link GateObjects#CORDONED_FOR} mark or its
+ * {@link GateObjects#HOLD} marker is there (a held node's cordon is the drain controller's, kept by
+ * kube-apiserver for the hold), a pause of a pool it has no say over only if its
+ * {@link GateObjects#PAUSED_BY} mark is there. A release is one write: the marker goes and the node
+ * is uncordoned, so the drain controller's next retry of its uncordon finds nothing left to do.
  */
 public final class LeverWrites {
 
@@ -36,21 +39,31 @@ public final class LeverWrites {
         boolean cordoned = Boolean.TRUE.equals(current.getSpec().getUnschedulable());
         boolean needTaint = want.postUpdateTaint() != tainted(current);
         boolean needCordon = want.cordon() && !cordoned;
-        boolean needUncordon = !want.cordon() && annotation(current, GateObjects.CORDONED_FOR) != null;
-        if (needCordon && !needTaint) {
+        String marker = annotation(current, GateObjects.HOLD);
+        boolean needHold = want.hold() ? !want.postUpdateGate().equals(marker) : marker != null;
+        boolean needUncordon = !want.cordon()
+                && (annotation(current, GateObjects.CORDONED_FOR) != null
+                        || cordoned && marker != null && !want.hold());
+        if (needCordon && !needTaint && (!needHold || want.hold())) {
             return NodeWrite.CORDON;
         }
-        return needTaint || needCordon || needUncordon ? NodeWrite.EDIT : NodeWrite.NONE;
+        return needTaint || needCordon || needUncordon || needHold ? NodeWrite.EDIT : NodeWrite.NONE;
     }
 
     /** The JSON merge patch that cordons a node for {@code gateId}, with the mark that says so. */
     public static String cordonPatch(String gateId) {
+        return cordonPatch(gateId, false);
+    }
+
+    /** As {@link #cordonPatch(String)}, setting the {@link GateObjects#HOLD} marker too if {@code hold}. */
+    public static String cordonPatch(String gateId, boolean hold) {
+        ObjectNode annotations = JSON.createObjectNode().put(GateObjects.CORDONED_FOR, gateId);
+        if (hold) {
+            annotations.put(GateObjects.HOLD, gateId);
+        }
         return JSON.createObjectNode()
                 .<ObjectNode>set("spec", JSON.createObjectNode().put("unschedulable", true))
-                .set(
-                        "metadata",
-                        JSON.createObjectNode()
-                                .set("annotations", JSON.createObjectNode().put(GateObjects.CORDONED_FOR, gateId)))
+                .set("metadata", JSON.createObjectNode().set("annotations", annotations))
                 .toString();
     }
 
@@ -76,13 +89,24 @@ public final class LeverWrites {
         Map<String, String> annotations = node.getMetadata().getAnnotations() == null
                 ? new HashMap<>()
                 : new HashMap<>(node.getMetadata().getAnnotations());
+        boolean released = false;
+        if (want.hold() && !want.postUpdateGate().equals(annotations.get(GateObjects.HOLD))) {
+            annotations.put(GateObjects.HOLD, want.postUpdateGate());
+            changed = true;
+        } else if (!want.hold() && annotations.remove(GateObjects.HOLD) != null) {
+            // The cordon a held node has is the one the hold kept: it goes in the same write.
+            released = !want.cordon();
+            changed = true;
+        }
         if (want.cordon() && !Boolean.TRUE.equals(node.getSpec().getUnschedulable())) {
             // Only a cordon this gatekeeper set carries its mark; only those does it ever lift.
             node.getSpec().setUnschedulable(true);
             annotations.put(GateObjects.CORDONED_FOR, want.postUpdateGate());
             changed = true;
-        } else if (!want.cordon() && annotations.remove(GateObjects.CORDONED_FOR) != null) {
-            node.getSpec().setUnschedulable(false);
+        } else if (!want.cordon() && annotations.remove(GateObjects.CORDONED_FOR) != null | released) {
+            if (Boolean.TRUE.equals(node.getSpec().getUnschedulable())) {
+                node.getSpec().setUnschedulable(false);
+            }
             changed = true;
         }
         node.getMetadata().setAnnotations(annotations);

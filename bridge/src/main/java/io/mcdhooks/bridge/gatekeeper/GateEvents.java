@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.gate.GatePodHealth;
+import io.mcdhooks.bridge.gate.HoldLimits;
+import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.WhyHeld;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.schemas.GateDecision;
@@ -104,6 +106,43 @@ public final class GateEvents {
                         + " without its budget, so the pool stays paused until it runs",
                 clock.instant(),
                 node);
+    }
+
+    /** How post-update gates hold in {@code pool} now: a Warning Event for anything but the cluster's own hold. */
+    void holdMode(String pool, PostUpdateHold mode) {
+        boolean warning = mode != PostUpdateHold.ADMISSION;
+        String reason = switch (mode) {
+            case ADMISSION -> "PostUpdateHoldEnforced";
+            case BATCH_PACING -> "PostUpdateHoldFallback";
+            case SINGLE_NODE -> "PostUpdateHoldAdvisory";
+        };
+        write(
+                null,
+                pool,
+                reason,
+                warning ? "Warning" : "Normal",
+                "post-update gates are " + mode.description(),
+                clock.instant(),
+                pool);
+    }
+
+    /** A held node nears the MCD's limit on what the hold stops (10 min uncordon, 1 h drain). */
+    void nearLimit(HoldLimits.Near near) {
+        String reason = near.limit().equals(HoldLimits.UNCORDON) ? "HoldNearUncordonLimit" : "HoldNearDrainLimit";
+        String what = near.limit().equals(HoldLimits.UNCORDON)
+                ? "the MCD reports FailedToUncordon and the node Degraded (it recovers once released)"
+                : "the MCD reports FailedToDrain and the node Degraded (it recovers once released)";
+        write(
+                near.node(),
+                near.pool(),
+                reason,
+                "Warning",
+                "gate " + near.gateId() + " has held this node for "
+                        + near.held().toSeconds() + " s; in "
+                        + Math.max(0, near.left().toSeconds()) + " s " + what
+                        + ". Fix what the hook reports, or override the gate.",
+                clock.instant(),
+                near.gateId());
     }
 
     /** A verdict refused for its signature or age, as a Warning Event on the gate's Node or pool. */

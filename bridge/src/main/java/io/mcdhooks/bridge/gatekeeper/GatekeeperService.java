@@ -8,6 +8,7 @@ import io.mcdhooks.bridge.GatePolicy;
 import io.mcdhooks.bridge.gate.AckedGates;
 import io.mcdhooks.bridge.gate.Gate;
 import io.mcdhooks.bridge.gate.Gatekeeper;
+import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.gate.VerdictFate;
 import io.mcdhooks.bridge.gate.VerdictRecord;
@@ -54,6 +55,8 @@ public final class GatekeeperService implements ClusterListener {
     private static final Logger LOG = LoggerFactory.getLogger(GatekeeperService.class);
     private static final int KUBE_POOL_SIZE = 8;
     private static final Duration STATUS_PERIOD = Duration.ofSeconds(2);
+    /** How often holds are compared with the MCO's limits: minutes ahead of them, so seconds suffice. */
+    private static final Duration LIMITS_PERIOD = Duration.ofSeconds(10);
     /** Released gates are forgotten this long after they opened: nothing can change them any more. */
     private static final Duration FORGET_AFTER = Duration.ofHours(6);
 
@@ -86,6 +89,8 @@ public final class GatekeeperService implements ClusterListener {
     private final HookRegistry hooks;
     private final DeadLetterSink deadLetters;
     private final HookLagSampler lag;
+    private final HoldPolicy holdPolicy;
+    private final HoldReporter holdReporter;
     private final List<Long> timers = new ArrayList<>();
     /** The verdicts topic, followed from {@link #follow} on. */
     private VerdictLog verdicts;
@@ -114,8 +119,12 @@ public final class GatekeeperService implements ClusterListener {
         this.gatekeeper = new Gatekeeper(settings.cluster(), clock, this::decided);
         this.acked = new AckedGates(gatekeeper);
         this.levers = new LeverActuator(client, kube, context, settings.namespace(), settings.pauseImage());
-        this.reconciler = new LeverReconciler(settings.cluster(), cluster, gatekeeper, acked, levers, context);
+        this.holdPolicy = new HoldPolicy(client, kube, context);
+        this.reconciler =
+                new LeverReconciler(settings.cluster(), cluster, gatekeeper, acked, levers, context, holdPolicy::mode);
         this.events = new GateEvents(client, kube, clock);
+        this.holdReporter =
+                new HoldReporter(settings.cluster(), cluster, acked::gate, gatekeeper::hooks, events, metrics, clock);
         this.decisions = new DecisionSink(
                 DecisionSink.through(outbox),
                 acked,
@@ -139,6 +148,11 @@ public final class GatekeeperService implements ClusterListener {
         return GatePolicy.of(gatekeeper);
     }
 
+    /** How post-update gates hold on this cluster now. */
+    public PostUpdateHold postUpdateHold() {
+        return holdPolicy.mode();
+    }
+
     /** Each registered hook's lag state, as last sampled. */
     public Map<String, LagStatus> lag() {
         return lag.latest();
@@ -157,7 +171,8 @@ public final class GatekeeperService implements ClusterListener {
     /** Watches UpdateHooks, and the gate pods and budgets in its namespace; completes once synced. */
     @Override
     public Future<Void> startWatching() {
-        return Future.all(hooks.start(), levers.watch(this::gateObjectChanged)).mapEmpty();
+        return Future.all(hooks.start(), levers.watch(this::gateObjectChanged), holdPolicy.start(this::holdChanged))
+                .mapEmpty();
     }
 
     /**
@@ -178,12 +193,14 @@ public final class GatekeeperService implements ClusterListener {
     @Override
     public Future<Void> follow(Map<TopicPartition, Long> ends) {
         startPlanning();
+        holdReporter.modeChanged(holdPolicy.mode());
+        timers.add(vertx.setPeriodic(LIMITS_PERIOD.toMillis(), t -> holdReporter.report(holdPolicy.mode())));
         timers.add(vertx.setPeriodic(settings.tick().toMillis(), t -> {
             gatekeeper.tick();
             acked.forget(gatekeeper.forgetReleasedBefore(clock.instant().minus(FORGET_AFTER)));
         }));
         timers.add(vertx.setPeriodic(STATUS_PERIOD.toMillis(), t -> {
-            statuses.writeAll(gatekeeper.hooks(), gatekeeper.gates(), lag.latest());
+            statuses.writeAll(gatekeeper.hooks(), gatekeeper.gates(), lag.latest(), holdPolicy.mode());
             metrics.held(gatekeeper.heldByPool());
         }));
         lag.start(() -> gatekeeper.hooks().stream().map(RegisteredHook::name).toList());
@@ -215,6 +232,7 @@ public final class GatekeeperService implements ClusterListener {
         timers.forEach(vertx::cancelTimer);
         hooks.stop();
         levers.stop();
+        holdPolicy.stop();
         lag.stop();
         Future<Void> consumer = verdicts == null ? Future.succeededFuture() : verdicts.close();
         return Future.join(consumer, kube.close()).mapEmpty();
@@ -243,6 +261,12 @@ public final class GatekeeperService implements ClusterListener {
         gatekeeper.onAnnotations(
                 pool.getMetadata().getName(), pool.getMetadata().getAnnotations());
         reconciler.poolChanged(pool);
+    }
+
+    /** The admission policy came or went: every lever planned again for the new hold, and said. */
+    private void holdChanged(PostUpdateHold before, PostUpdateHold after) {
+        holdReporter.modeChanged(after);
+        reconciler.everything();
     }
 
     /** Every decision that changed, as the gate machine makes it: counted, logged, then on to Kafka. */

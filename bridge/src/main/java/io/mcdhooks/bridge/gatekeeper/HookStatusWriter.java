@@ -3,10 +3,12 @@ package io.mcdhooks.bridge.gatekeeper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.gate.Gate;
 import io.mcdhooks.bridge.gate.HookStatuses;
+import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookStatus;
 import io.mcdhooks.bridge.lag.LagStatus;
+import io.mcdhooks.schemas.Stage;
 import io.vertx.core.WorkerExecutor;
 import java.util.Collection;
 import java.util.HashMap;
@@ -37,10 +39,12 @@ final class HookStatusWriter {
     }
 
     /** Writes each hook's status as the gates show it now, where it changed. */
-    void writeAll(Collection<RegisteredHook> hooks, Collection<Gate> gates, Map<String, LagStatus> lag) {
+    void writeAll(
+            Collection<RegisteredHook> hooks, Collection<Gate> gates, Map<String, LagStatus> lag, PostUpdateHold hold) {
         for (RegisteredHook hook : hooks) {
             String name = hook.name();
-            UpdateHookStatus status = HookStatuses.of(name, gates, lag.get(name));
+            UpdateHookStatus status = HookStatuses.of(
+                    name, gates, lag.get(name), hook.stages().contains(Stage.POST_UPDATE) ? hold : null);
             status.setInvalid(invalid.get(name));
             if (HookStatuses.same(status, written.get(name))) {
                 continue;

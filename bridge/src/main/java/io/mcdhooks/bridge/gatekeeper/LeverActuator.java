@@ -149,7 +149,7 @@ final class LeverActuator implements Levers {
             // The race that matters: the MCD's uncordon lands, and the MCC may pick the next node
             // as soon as this one looks Done. A merge patch needs no read first and cannot lose
             // an optimistic-lock race, so the cordon is back within one round trip.
-            case CORDON -> run("node/" + name, planAgain, () -> cordon(name, want.postUpdateGate()));
+            case CORDON -> run("node/" + name, planAgain, () -> cordon(name, want.postUpdateGate(), want.hold()));
             case EDIT -> run("node/" + name, planAgain, () -> editNode(name, want));
             case NONE -> {}
         }
@@ -194,8 +194,10 @@ final class LeverActuator implements Levers {
         return gatePods.contains(name) || gateBudgets.contains(name);
     }
 
-    private Void cordon(String name, String gateId) {
-        client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), LeverWrites.cordonPatch(gateId));
+    private Void cordon(String name, String gateId, boolean hold) {
+        client.nodes()
+                .withName(name)
+                .patch(PatchContext.of(PatchType.JSON_MERGE), LeverWrites.cordonPatch(gateId, hold));
         return null;
     }
 

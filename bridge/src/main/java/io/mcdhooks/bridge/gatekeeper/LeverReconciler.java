@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.gate.AckedGates;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.mco.ChangeClassifier;
 import io.mcdhooks.bridge.mco.NodeView;
@@ -19,6 +20,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Keeps the levers where {@link LeverPlan} wants them for the gates as Kafka knows them
@@ -38,12 +40,14 @@ final class LeverReconciler {
     private final AckedGates gates;
     private final Levers levers;
     private final Context context;
+    private final Supplier<PostUpdateHold> mode;
     private boolean planning;
     /** Pools whose pause is to be planned once the events queued now are handled. */
     private final Set<String> poolsToPlan = new LinkedHashSet<>();
     /** Per pool, the target and whether it rolls out, as its nodes' levers were last planned for. */
     private final Map<String, String> poolRollouts = new HashMap<>();
 
+    /** A reconciler for a cluster without the admission policy ({@link PostUpdateHold#BATCH_PACING}). */
     LeverReconciler(
             String clusterName,
             Cluster cluster,
@@ -51,6 +55,18 @@ final class LeverReconciler {
             AckedGates gates,
             Levers levers,
             Context context) {
+        this(clusterName, cluster, gatekeeper, gates, levers, context, () -> PostUpdateHold.BATCH_PACING);
+    }
+
+    LeverReconciler(
+            String clusterName,
+            Cluster cluster,
+            Gatekeeper gatekeeper,
+            AckedGates gates,
+            Levers levers,
+            Context context,
+            Supplier<PostUpdateHold> mode) {
+        this.mode = mode;
         this.clusterName = clusterName;
         this.cluster = cluster;
         this.gatekeeper = gatekeeper;
@@ -138,7 +154,7 @@ final class LeverReconciler {
         String poolName = cluster.poolOf(view);
         GenericKubernetesResource pool = poolName == null ? null : cluster.pool(poolName);
         LeverPlan.NodeLevers want = LeverPlan.node(
-                clusterName, pool == null ? null : Views.pool(pool), view, enforcingHooks(), gates::gate);
+                clusterName, pool == null ? null : Views.pool(pool), view, enforcingHooks(), gates::gate, mode.get());
         String name = node.getMetadata().getName();
         levers.applyNode(node, want, () -> {
             Node latest = cluster.node(name);
@@ -189,7 +205,8 @@ final class LeverReconciler {
                 enforcingHooks(),
                 gates::gate,
                 levers::gatePodReady,
-                node -> ChangeClassifier.drains(cluster.disruption(node, view.targetConfig())));
+                node -> ChangeClassifier.drains(cluster.disruption(node, view.targetConfig())),
+                mode.get());
         levers.applyPool(pool, paused, () -> planPauseSoon(poolName));
     }
 

@@ -21,6 +21,48 @@ public class UpdateHookStatus {
     @JsonPropertyDescription("How the hook keeps up with gate requests, from its consumer groups' committed offsets.")
     private Lag lag;
 
+    @JsonPropertyDescription("For a hook with the post-update stage: how this cluster holds a node until its"
+            + " post-update gate is released (Admission, BatchPacing or SingleNodeAdvisory), and what that enforces.")
+    private PostUpdateHold postUpdateHold;
+
+    public PostUpdateHold getPostUpdateHold() {
+        return postUpdateHold;
+    }
+
+    public void setPostUpdateHold(PostUpdateHold postUpdateHold) {
+        this.postUpdateHold = postUpdateHold;
+    }
+
+    /** How post-update gates hold on this cluster: the mode and what it enforces. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public static class PostUpdateHold {
+        private String mode;
+        private String enforced;
+
+        public PostUpdateHold() {}
+
+        public PostUpdateHold(String mode, String enforced) {
+            this.mode = mode;
+            this.enforced = enforced;
+        }
+
+        public String getMode() {
+            return mode;
+        }
+
+        public void setMode(String mode) {
+            this.mode = mode;
+        }
+
+        public String getEnforced() {
+            return enforced;
+        }
+
+        public void setEnforced(String enforced) {
+            this.enforced = enforced;
+        }
+    }
+
     public Lag getLag() {
         return lag;
     }

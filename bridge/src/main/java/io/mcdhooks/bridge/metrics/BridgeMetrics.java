@@ -1,6 +1,7 @@
 package io.mcdhooks.bridge.metrics;
 
 import io.mcdhooks.bridge.gate.Gate;
+import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.VerdictFate;
 import io.mcdhooks.bridge.lag.LagStatus;
 import io.mcdhooks.schemas.GateDecision;
@@ -38,6 +39,8 @@ public final class BridgeMetrics {
     private final Map<Tags, AtomicLong> oldestOpenMillis = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> hookWaiting = new ConcurrentHashMap<>();
     private final Map<Tags, AtomicLong> nodes = new ConcurrentHashMap<>();
+    private final Map<Tags, AtomicLong> holdMode = new ConcurrentHashMap<>();
+    private final Map<Tags, AtomicLong> limitLeft = new ConcurrentHashMap<>();
     private final AtomicLong leader = new AtomicLong();
     private final AtomicLong gatePodsNotRunning = new AtomicLong();
 
@@ -189,6 +192,46 @@ public final class BridgeMetrics {
                                 "hook",
                                 hook)
                         .set(count));
+    }
+
+    /**
+     * How post-update gates hold in each pool ({@code mcdhooks_post_update_hold_mode}): 1 for the
+     * mode in force, 0 for the others, so an alert can ask for the fallback.
+     */
+    public void holdMode(Collection<String> pools, PostUpdateHold mode) {
+        Map<Tags, Long> values = new HashMap<>();
+        for (String pool : pools) {
+            for (PostUpdateHold m : PostUpdateHold.values()) {
+                values.put(Tags.of("pool", pool, "mode", m.label()), m == mode ? 1L : 0L);
+            }
+        }
+        set(holdMode, values, "mcdhooks.post.update.hold.mode", "How post-update gates hold nodes here", null, 1);
+    }
+
+    /**
+     * Per pool and MCO limit ({@code uncordon}: the MCD's 10 minutes on the uncordon handshake;
+     * {@code drain}: its hour on a drain), the least time left before a node a gate holds reaches it
+     * ({@code mcdhooks_hold_limit_left_seconds}); negative once past it.
+     */
+    public void holdLimits(Map<String, Map<String, Duration>> leftByPoolAndLimit) {
+        Map<Tags, Long> values = new HashMap<>();
+        leftByPoolAndLimit.forEach((pool, limits) ->
+                limits.forEach((limit, left) -> values.put(Tags.of("pool", pool, "limit", limit), left.toMillis())));
+        // Unlike the counts, a series whose hold is gone must go: 0 would read "at the limit now".
+        limitLeft.keySet().removeIf(tags -> {
+            if (values.containsKey(tags)) {
+                return false;
+            }
+            registry.find("mcdhooks.hold.limit.left").tags(tags).meters().forEach(registry::remove);
+            return true;
+        });
+        set(
+                limitLeft,
+                values,
+                "mcdhooks.hold.limit.left",
+                "Least time left before a held node reaches the MCO's limit (uncordon 10 min, drain 1 h)",
+                "seconds",
+                1000);
     }
 
     /** Nodes per pool and rollout phase (the status page's phases), e.g. {@code worker → DONE → 3}. */

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.BridgeConfig;
 import io.mcdhooks.bridge.gate.Gate;
 import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.gate.WhyHeld;
 import io.mcdhooks.bridge.gatekeeper.GatekeeperService;
@@ -87,7 +88,13 @@ public final class StatusPage {
                 service == null ? List.of() : service.gatekeeper().hooks();
         Map<String, LagStatus> lags = service == null ? Map.of() : service.lag();
         Map<String, String> gatePods = service == null ? Map.of() : service.gatePodsNotHolding();
-        return build(cluster, nodes.get(), pools.get(), gates, hooks, lags, gatePods, clock.instant());
+        JsonObject snapshot = build(cluster, nodes.get(), pools.get(), gates, hooks, lags, gatePods, clock.instant());
+        if (service != null) {
+            PostUpdateHold hold = service.postUpdateHold();
+            snapshot.put(
+                    "postUpdateHold", new JsonObject().put("mode", hold.label()).put("enforced", hold.description()));
+        }
+        return snapshot;
     }
 
     /** The snapshot from its parts, every gate pod holding. Pure. */

@@ -108,6 +108,28 @@ class AlertRulesTest {
                       - {eval_time: 6m, alertname: McdHooksPostUpdateHoldNearUncordonLimit, exp_alerts: []}
                       - {eval_time: 7m, alertname: McdHooksPostUpdateHoldNearUncordonLimit, exp_alerts: [%s]}
                       - {eval_time: 25m, alertname: McdHooksPostUpdateHoldNearUncordonLimit, exp_alerts: []}
+                  # A node held at its uncordon from minute 0 (10 min left, then less each minute) in pool
+                  # worker, released at minute 9; a drain held in pool infra, 20 min left at minute 0;
+                  # pool worker under batch pacing from minute 2, pool infra enforced all along.
+                  - interval: 1m
+                    input_series:
+                      - series: 'mcdhooks_hold_limit_left_seconds{pool="worker",limit="uncordon",pod="bridge-0"}'
+                        values: '600-60x8 _x10'
+                      - series: 'mcdhooks_hold_limit_left_seconds{pool="infra",limit="drain",pod="bridge-0"}'
+                        values: '1200-60x18'
+                      - series: 'mcdhooks_post_update_hold_mode{pool="worker",mode="BatchPacing",pod="bridge-0"}'
+                        values: '0 0 1x20'
+                      - series: 'mcdhooks_post_update_hold_mode{pool="infra",mode="BatchPacing",pod="bridge-0"}'
+                        values: '0x22'
+                      - series: 'mcdhooks_post_update_hold_mode{pool="infra",mode="Admission",pod="bridge-0"}'
+                        values: '1x22'
+                    alert_rule_test:
+                      - {eval_time: 6m, alertname: McdHooksHoldNearMcoLimit, exp_alerts: [%s]}
+                      - {eval_time: 7m, alertname: McdHooksHoldNearMcoLimit, exp_alerts: [%s]}
+                      - {eval_time: 8m, alertname: McdHooksHoldNearMcoLimit, exp_alerts: [%s, %s]}
+                      - {eval_time: 15m, alertname: McdHooksHoldNearMcoLimit, exp_alerts: [%s]}
+                      - {eval_time: 11m, alertname: McdHooksPostUpdateHoldFallback, exp_alerts: []}
+                      - {eval_time: 12m, alertname: McdHooksPostUpdateHoldFallback, exp_alerts: [%s]}
                   # A post-update gate blocked from minute 2, two pre-update gates timed out closed from
                   # minute 3, five gates still checking all along.
                   - interval: 1m
@@ -200,6 +222,12 @@ class AlertRulesTest {
                         exp("McdHooksPreUpdateHoldNearDrainLimit", Map.of("pool", "worker"), "46m 0s"),
                         exp("McdHooksPreUpdateHoldNearDrainLimit", Map.of("pool", "worker"), "59m 0s"),
                         exp("McdHooksPostUpdateHoldNearUncordonLimit", Map.of("pool", "worker"), "7m 0s"),
+                        exp("McdHooksHoldNearMcoLimit", Map.of("pool", "infra", "limit", "drain"), "14m 0s"),
+                        exp("McdHooksHoldNearMcoLimit", Map.of("pool", "infra", "limit", "drain"), "13m 0s"),
+                        exp("McdHooksHoldNearMcoLimit", Map.of("pool", "infra", "limit", "drain"), "12m 0s"),
+                        exp("McdHooksHoldNearMcoLimit", Map.of("pool", "worker", "limit", "uncordon"), "2m 0s"),
+                        exp("McdHooksHoldNearMcoLimit", Map.of("pool", "infra", "limit", "drain"), "5m 0s"),
+                        exp("McdHooksPostUpdateHoldFallback", Map.of("pool", "worker"), "1"),
                         exp("McdHooksGateBlocked", Map.of("stage", "post-update", "pool", "worker"), "1"),
                         exp("McdHooksGateTimedOutClosed", Map.of("stage", "pre-update", "pool", "worker"), "2"),
                         exp("McdHooksGatePodsNotRunning", Map.of(), "2"),

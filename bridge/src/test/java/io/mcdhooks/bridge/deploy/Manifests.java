@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -66,6 +68,16 @@ final class Manifests {
             Map.entry("rbac.authorization.k8s.io/v1/Role", Role.class),
             Map.entry("rbac.authorization.k8s.io/v1/RoleBinding", RoleBinding.class),
             Map.entry("apiextensions.k8s.io/v1/CustomResourceDefinition", CustomResourceDefinition.class),
+            Map.entry("admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy", ValidatingAdmissionPolicy.class),
+            Map.entry(
+                    "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding",
+                    ValidatingAdmissionPolicyBinding.class),
+            // v1beta1 (OpenShift 4.16) has the fields of v1: read strictly as v1, it has no other.
+            Map.entry(
+                    "admissionregistration.k8s.io/v1beta1/ValidatingAdmissionPolicy", ValidatingAdmissionPolicy.class),
+            Map.entry(
+                    "admissionregistration.k8s.io/v1beta1/ValidatingAdmissionPolicyBinding",
+                    ValidatingAdmissionPolicyBinding.class),
             Map.entry(UpdateHook.GROUP + "/" + UpdateHook.VERSION + "/UpdateHook", UpdateHook.class),
             Map.entry("kafka.strimzi.io/v1beta2/Kafka", Kafka.class),
             Map.entry("kafka.strimzi.io/v1beta2/KafkaNodePool", KafkaNodePool.class),

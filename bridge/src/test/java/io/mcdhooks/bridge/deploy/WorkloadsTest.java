@@ -163,6 +163,13 @@ class WorkloadsTest {
     }
 
     @Test
+    void theBridgeToleratesItsOwnPostUpdateTaintAndNothingElse() {
+        assertThat(bridge().getSpec().getTemplate().getSpec().getTolerations())
+                .extracting(Toleration::getKey, Toleration::getOperator, Toleration::getEffect)
+                .containsExactly(Tuple.tuple(LeverPlan.POST_UPDATE_TAINT, "Exists", "NoSchedule"));
+    }
+
+    @Test
     void podsRunNonRootWithoutServiceLinksAndMountWhatTheirSettingsName() {
         Set<String> configMaps = Manifests.ofType(ConfigMap.class).stream()
                 .map(c -> c.getMetadata().getName())

@@ -145,7 +145,8 @@ class LeverPlanTest {
     }
 
     private Boolean prePaused(PoolView pool, List<RegisteredHook> hooks, boolean drains, NodeView... nodes) {
-        return LeverPlan.poolPaused("c1", pool, List.of(nodes), hooks, gates::get, n -> true, n -> drains);
+        return LeverPlan.poolPaused(
+                "c1", pool, List.of(nodes), hooks, gates::get, n -> true, n -> drains, PostUpdateHold.BATCH_PACING);
     }
 
     private static PoolView master(String current) {
@@ -163,7 +164,14 @@ class LeverPlanTest {
 
     private Boolean paused(String poolCurrent, NodeView... nodes) {
         return LeverPlan.poolPaused(
-                "c1", pool(poolCurrent), List.of(nodes), POST_ONLY, gates::get, n -> true, n -> true);
+                "c1",
+                pool(poolCurrent),
+                List.of(nodes),
+                POST_ONLY,
+                gates::get,
+                n -> true,
+                n -> true,
+                PostUpdateHold.BATCH_PACING);
     }
 
     private static PoolView pool(String current) {

@@ -3,12 +3,14 @@ package io.mcdhooks.bridge.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mcdhooks.bridge.GateFixture;
+import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.schemas.GateDecision.FailurePolicy;
 import io.mcdhooks.schemas.GateDecision.Mode;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -53,6 +55,27 @@ class BridgeMetricsTest {
                 .contains("mcdhooks_hook_gates_waiting{hook=\"node-selfcheck\"} 1.0")
                 .doesNotContain("mcdhooks_hook_gates_waiting{hook=\"kmod-check\"}")
                 .doesNotContain("mcdhooks_hook_gates_waiting{hook=\"cmdb-sync\"}");
+    }
+
+    @Test
+    void theHoldModeInForceReadsOneAndTheOthersZero() {
+        metrics.holdMode(List.of("worker"), PostUpdateHold.BATCH_PACING);
+
+        assertThat(metrics.scrape())
+                .contains("mcdhooks_post_update_hold_mode{mode=\"BatchPacing\",pool=\"worker\"} 1.0")
+                .contains("mcdhooks_post_update_hold_mode{mode=\"Admission\",pool=\"worker\"} 0.0");
+    }
+
+    @Test
+    void aHoldNoLongerNearALimitHasNoSeriesRatherThanZeroLeft() {
+        metrics.holdLimits(Map.of("worker", Map.of("uncordon", Duration.ofSeconds(150))));
+        assertThat(metrics.scrape())
+                .contains("mcdhooks_hold_limit_left_seconds{limit=\"uncordon\",pool=\"worker\"} 150.0");
+
+        // the node released: 0 left would read "at the limit now"
+        metrics.holdLimits(Map.of());
+
+        assertThat(metrics.scrape()).doesNotContain("mcdhooks_hold_limit_left_seconds{");
     }
 
     @Test

@@ -76,6 +76,9 @@ final class FaultRun {
     private static final String SILENT_HOOK = "silent";
     /** Simulated seconds per real second: the MCD's one-hour drain limit lasts 72 s. */
     private static final double TIME_SCALE = 50;
+    /** The post-update hold as shipped, applied as written. */
+    private static final Path HOLD_POLICY =
+            Path.of("..", "..", "deploy", "base", "bridge", "admission-post-update-hold.yaml");
     /** What the bridge logs once it has read back, started its informers and acts. */
     private static final String BRIDGE_UP = "bridge watching cluster";
 
@@ -105,6 +108,8 @@ final class FaultRun {
      * @param faults    faults to inject, in a seeded random order, one every 0.5–6 s (two in three
      *                  counted from when the gatekeeper acts again)
      * @param apiFaults whether the bridge's API writes meet conflicts, errors and slow answers meanwhile
+     * @param holdPolicy whether the shipped admission policy holds updated nodes (else the
+     *                  gatekeeper falls back to batch pacing)
      */
     record Spec(
             String name,
@@ -113,7 +118,8 @@ final class FaultRun {
             int maxUnavailable,
             int replicas,
             Map<Fault, Integer> faults,
-            boolean apiFaults) {}
+            boolean apiFaults,
+            boolean holdPolicy) {}
 
     record Result(
             Spec spec,
@@ -153,7 +159,7 @@ final class FaultRun {
         }
     }
 
-    Result run() {
+    Result run() throws IOException {
         Instant begin = Instant.now();
         String suffix = UUID.randomUUID().toString().substring(0, 8);
         String requests = "gates-" + suffix;
@@ -184,6 +190,11 @@ final class FaultRun {
                             .endMetadata()
                             .build())
                     .create();
+            if (spec.holdPolicy()) {
+                try (var in = Files.newInputStream(HOLD_POLICY)) {
+                    client.load(in).create();
+                }
+            }
             Set<String> workers = client.nodes().list().getItems().stream()
                     .filter(n -> n.getMetadata().getLabels().containsKey("node-role.kubernetes.io/worker"))
                     .map(n -> n.getMetadata().getName())

@@ -44,10 +44,10 @@ final class LocalHooks implements AutoCloseable {
     static final String SELFCHECK = "node-selfcheck";
     static final String CMDB = "cmdb-sync";
     static final String KEY_AUDIT = "key-audit";
-    static final String POOL = "worker";
     static final int CMDB_TIMEOUT_SECONDS = 3;
 
     private final Scenario scenario;
+    private final String pool;
     private final Path dir;
     private final LocalRegistry registry;
     private final Map<String, String> kafkaEnv;
@@ -57,8 +57,9 @@ final class LocalHooks implements AutoCloseable {
     /**
      * @param kafkaEnv {@code KAFKA_*} variables for the runners (bootstrap servers at least)
      */
-    LocalHooks(Scenario scenario, Path dir, LocalRegistry registry, Map<String, String> kafkaEnv) {
+    LocalHooks(Scenario scenario, String pool, Path dir, LocalRegistry registry, Map<String, String> kafkaEnv) {
         this.scenario = scenario;
+        this.pool = pool;
         this.dir = dir;
         this.registry = registry;
         this.kafkaEnv = Map.copyOf(kafkaEnv);
@@ -139,13 +140,13 @@ final class LocalHooks implements AutoCloseable {
         return hooks;
     }
 
-    private static UpdateHook updateHook(
+    private UpdateHook updateHook(
             String name, UpdateHookSpec.StageName stage, int timeoutSeconds, UpdateHookSpec.FailurePolicy policy) {
         UpdateHook hook = new UpdateHook();
         hook.getMetadata().setName(name);
         UpdateHookSpec spec = new UpdateHookSpec();
         spec.setStages(List.of(stage));
-        spec.setPools(List.of(POOL));
+        spec.setPools(List.of(pool));
         spec.setTimeoutSeconds(timeoutSeconds);
         spec.setFailurePolicy(policy);
         hook.setSpec(spec);

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -43,6 +44,14 @@ public final class LocalRun implements Callable<Integer> {
 
     @Option(names = "--workers", defaultValue = "6", description = "worker nodes (default: ${DEFAULT-VALUE})")
     int workers;
+
+    @Option(
+            names = "--topology",
+            defaultValue = "ha",
+            paramLabel = "ha|single-node",
+            description = "ha: --masters and --workers; single-node: one master and no worker, rolled out in"
+                    + " pool master (default: ${DEFAULT-VALUE})")
+    String topology;
 
     @Option(
             names = "--zones",
@@ -135,10 +144,16 @@ public final class LocalRun implements Callable<Integer> {
 
     LocalRunConfig config() {
         boolean inMemory = kubeconfig == null;
+        boolean singleNode = switch (topology.trim().toLowerCase(Locale.ROOT)) {
+            case "ha" -> false;
+            case "single-node" -> true;
+            default ->
+                throw new IllegalArgumentException("unknown --topology '" + topology + "', expected ha or single-node");
+        };
         return new LocalRunConfig(
                 Scenario.fromWire(scenario),
-                masters,
-                workers,
+                singleNode ? 1 : masters,
+                singleNode ? 0 : workers,
                 zoneNames(zones),
                 maxUnavailable,
                 timeScale,

@@ -36,8 +36,9 @@ public record LocalRunConfig(
 
     public LocalRunConfig {
         Objects.requireNonNull(scenario, "scenario");
-        if (masters < 0 || workers < 1) {
-            throw new IllegalArgumentException("need --masters >= 0 and --workers >= 1");
+        if (masters < 0 || workers < 1 && !(masters == 1 && workers == 0)) {
+            throw new IllegalArgumentException(
+                    "need --masters >= 0 and --workers >= 1, or --topology single-node (one master, no worker)");
         }
         if (maxUnavailable < 1) {
             throw new IllegalArgumentException("--max-unavailable must be at least 1");
@@ -66,6 +67,19 @@ public record LocalRunConfig(
                 Duration.ofSeconds(110),
                 Duration.ofSeconds(6),
                 8080);
+    }
+
+    /**
+     * One master and no worker: the simulator makes it a single-node cluster ({@code Infrastructure}
+     * {@code controlPlaneTopology: SingleReplica}), the master pool is the one rolled out.
+     */
+    public boolean singleNode() {
+        return masters == 1 && workers == 0;
+    }
+
+    /** The pool the run rolls out and its hooks gate. */
+    public String pool() {
+        return singleNode() ? "master" : "worker";
     }
 
     public boolean inMemoryCluster() {

@@ -24,6 +24,8 @@ import io.mcdhooks.schemas.settings.Settings;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -130,12 +132,13 @@ public final class LocalSystem implements AutoCloseable {
                         .masters(config.masters())
                         .workers(config.workers())
                         .zones(config.zones().toArray(String[]::new))
-                        .maxUnavailable(LocalHooks.POOL, MaxUnavailable.of(config.maxUnavailable()))
+                        .maxUnavailable(config.pool(), MaxUnavailable.of(config.maxUnavailable()))
                         .workloadPodsPerNode(1)
                         .daemonSetPodsPerNode(1)
                         .build()
                         .apply(client);
                 mco = McoSimulator.start(client, SimulatorConfig.defaults().withTimeScale(config.timeScale()));
+                installHoldPolicy();
                 note("in-memory cluster at " + cluster.url() + ": " + config.masters() + " masters, "
                         + config.workers() + " workers in " + config.zones() + ", worker maxUnavailable "
                         + config.maxUnavailable() + ", MCO simulated at " + (int) config.timeScale() + "x");
@@ -202,7 +205,7 @@ public final class LocalSystem implements AutoCloseable {
             }
         });
         kafkaEnv.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
-        hooks = new LocalHooks(config.scenario(), dir, registry, kafkaEnv);
+        hooks = new LocalHooks(config.scenario(), config.pool(), dir, registry, kafkaEnv);
         hooks.start();
         for (UpdateHook hook : hooks.registrations(config.hookDownPolicy())) {
             client.resources(UpdateHook.class).resource(hook).createOr(NonDeletingOperation::update);
@@ -222,21 +225,47 @@ public final class LocalSystem implements AutoCloseable {
             note(LocalHooks.CMDB + " stopped: it consumes no more gate requests (timeout "
                     + LocalHooks.CMDB_TIMEOUT_SECONDS + " s, failurePolicy " + config.hookDownPolicy() + ")");
         }
+        JsonObject hold = status.fetch().getJsonObject("postUpdateHold");
+        if (hold != null) {
+            note("post-update gates (" + hold.getString("mode") + "): " + hold.getString("enforced"));
+        }
         if (config.rollOut()) {
             // Pools with pre-update hooks are paused at rest by the gatekeeper: roll out once it holds the pool.
             waitFor(
                     Duration.ofSeconds(30),
-                    "the gatekeeper to pause pool worker",
+                    "the gatekeeper to pause pool " + config.pool(),
                     () -> Boolean.TRUE.equals(pool().get("spec", "paused")));
             rollOut();
+        }
+    }
+
+    /**
+     * The post-update hold as shipped in deploy/, so the gatekeeper finds it and rolls the pool; it
+     * is looked for from the working directory (run-local runs from the repository's root).
+     */
+    private void installHoldPolicy() {
+        Path relative = Path.of("deploy", "base", "bridge", "admission-post-update-hold.yaml");
+        Path policy = null;
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null && policy == null; dir = dir.getParent()) {
+            policy = Files.exists(dir.resolve(relative)) ? dir.resolve(relative) : null;
+        }
+        if (policy == null) {
+            note("admission policy " + relative + " not found: post-update gates fall back to batch pacing");
+            return;
+        }
+        try (InputStream in = Files.newInputStream(policy)) {
+            client.load(in).create();
+            note("installed the admission policy mcdhooks-post-update-hold (" + policy + ")");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
     private void rollOut() {
         boolean sshKey = config.scenario() == Scenario.SSH_KEY;
         GenericKubernetesResource mc = sshKey
-                ? MachineConfigs.sshKeys(SSH_MACHINE_CONFIG, LocalHooks.POOL, List.of(SSH_KEY))
-                : MachineConfigs.kernelType(MACHINE_CONFIG, LocalHooks.POOL, "realtime");
+                ? MachineConfigs.sshKeys(SSH_MACHINE_CONFIG, config.pool(), List.of(SSH_KEY))
+                : MachineConfigs.kernelType(MACHINE_CONFIG, config.pool(), "realtime");
         if (mco != null) {
             mco.applyMachineConfig(mc);
         } else {
@@ -254,9 +283,11 @@ public final class LocalSystem implements AutoCloseable {
         note(
                 sshKey
                         ? "rolled out MachineConfig " + SSH_MACHINE_CONFIG + " (an SSH key for core: the MCO applies it"
-                                + " without drain or reboot) to pool worker; its pre-update gates open now and hold"
+                                + " without drain or reboot) to pool " + config.pool()
+                                + "; its pre-update gates open now and hold"
                                 + " the paused pool until each passes"
-                        : "rolled out MachineConfig " + MACHINE_CONFIG + " (kernelType: realtime) to pool worker");
+                        : "rolled out MachineConfig " + MACHINE_CONFIG + " (kernelType: realtime) to pool "
+                                + config.pool());
         if (config.scenario() == Scenario.KMOD_MISSING) {
             scenarioActionsDoneAt = null;
             timer.schedule(
@@ -346,7 +377,7 @@ public final class LocalSystem implements AutoCloseable {
                         .withPlural("machineconfigpools")
                         .withNamespaced(false)
                         .build())
-                .withName(LocalHooks.POOL)
+                .withName(config.pool())
                 .get();
     }
 

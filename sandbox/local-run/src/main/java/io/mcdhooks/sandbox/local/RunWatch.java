@@ -87,12 +87,11 @@ final class RunWatch {
             return null;
         }
         LocalRunConfig c = system.config();
-        return RunSummary.of(
-                c.scenario(), ending, elapsed(), LocalHooks.POOL, c.maxUnavailable(), maxUnavailableSeen, status);
+        return RunSummary.of(c.scenario(), ending, elapsed(), c.pool(), c.maxUnavailable(), maxUnavailableSeen, status);
     }
 
     private RunSummary.Ending ending(JsonObject status, LocalRunConfig config) {
-        JsonObject pool = RunSummary.find(status.getJsonArray("pools"), "name", LocalHooks.POOL);
+        JsonObject pool = RunSummary.find(status.getJsonArray("pools"), "name", config.pool());
         if (pool == null) {
             return null;
         }
@@ -100,8 +99,7 @@ final class RunWatch {
         boolean moved = target != null && !target.equals(system.initialTarget());
         List<JsonObject> gates = status.getJsonArray("gates").stream()
                 .map(JsonObject.class::cast)
-                .filter(g ->
-                        LocalHooks.POOL.equals(g.getString("pool")) && Objects.equals(target, g.getString("target")))
+                .filter(g -> config.pool().equals(g.getString("pool")) && Objects.equals(target, g.getString("target")))
                 .toList();
         boolean open = gates.stream().anyMatch(g -> !g.getBoolean("released"));
         long total = pool.getLong("machineCount") == null ? -1 : pool.getLong("machineCount");
@@ -127,6 +125,7 @@ final class RunWatch {
 
     /** Remembers when anything last moved, and the most unavailable nodes seen. */
     private void track(JsonObject status) {
+        LocalRunConfig c = system.config();
         StringBuilder print = new StringBuilder();
         int out = 0;
         for (Object o : status.getJsonArray("nodes")) {
@@ -135,7 +134,7 @@ final class RunWatch {
                     .append('=')
                     .append(node.getString("phase"))
                     .append(';');
-            if (LocalHooks.POOL.equals(node.getString("pool"))
+            if (c.pool().equals(node.getString("pool"))
                     && (!OUT.contains(node.getString("phase")) || node.getBoolean("cordoned", false))) {
                 out++;
             }
@@ -147,7 +146,7 @@ final class RunWatch {
                     .append(gate.getString("decision"))
                     .append(';');
         }
-        JsonObject pool = RunSummary.find(status.getJsonArray("pools"), "name", LocalHooks.POOL);
+        JsonObject pool = RunSummary.find(status.getJsonArray("pools"), "name", c.pool());
         if (pool != null && pool.getLong("unavailableMachineCount") != null) {
             out = Math.max(out, pool.getLong("unavailableMachineCount").intValue());
             print.append(pool.getValue("updatedMachineCount")).append(pool.getValue("unavailableMachineCount"));

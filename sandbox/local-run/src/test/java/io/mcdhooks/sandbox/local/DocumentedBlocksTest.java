@@ -208,6 +208,26 @@ class DocumentedBlocksTest {
                     "DocBlocks.find(\"docs/operations.md\", \"oc get events\")"),
             new Claim(
                     "docs/operations.md",
+                    "oc adm groups new mcdhooks:break-glass",
+                    "no OpenShift here: the group, the marker and the taint are the shipped policy's and the code's",
+                    b -> {
+                        String policy = read("deploy/base/bridge/admission-post-update-hold.yaml");
+                        assertThat(policy).contains("'mcdhooks:break-glass'").contains("'mcdhooks.io/hold'");
+                        assertThat(b.text())
+                                .contains("--as-group=mcdhooks:break-glass")
+                                .contains("mcdhooks.io/hold-")
+                                .contains("mcdhooks.io/post-update-gate-");
+                    }),
+            new Claim(
+                    "docs/operations.md",
+                    "oc apply -f deploy/base/bridge/admission-post-update-hold.yaml",
+                    "no OpenShift here: every file applied exists",
+                    b -> Pattern.compile("-f (\\S+)")
+                            .matcher(b.text())
+                            .results()
+                            .forEach(m -> assertThat(REPO.resolve(m.group(1))).isRegularFile())),
+            new Claim(
+                    "docs/operations.md",
                     "oc -n mcdhooks extract",
                     "no OpenShift here: the Secrets, user and topic exist",
                     b -> {

@@ -43,6 +43,10 @@ class AdmissionIT {
     private static final Identity MCC = Identities.MACHINE_CONFIG_CONTROLLER;
     private static final Identity GATEKEEPER = Identity.serviceAccount("mcdhooks", "mcdhooks-bridge");
     private static final String HOLD = "mcdhooks.io/hold";
+    /** The post-update hold the project ships, applied as written. */
+    private static final Path SHIPPED_HOLD =
+            Path.of("..", "..", "deploy", "base", "bridge", "admission-post-update-hold.yaml");
+
     private static final String DENIED_UNCORDON = "nodes \"worker-0\" is forbidden: ValidatingAdmissionPolicy"
             + " 'mcdhooks-post-update-hold' with binding 'mcdhooks-post-update-hold' denied request: node worker-0"
             + " is held by gate-1: only the gatekeeper may uncordon it";
@@ -64,7 +68,7 @@ class AdmissionIT {
     @Test
     void theDrainControllersUncordonOfAHeldNodeFailsWithKubeApiserversStatus() {
         // Given the post-update hold and a held, cordoned node
-        install("admission/node-hold.yaml");
+        install(admin, SHIPPED_HOLD);
         heldNode("worker-0");
 
         try (KubernetesClient mcc = cluster.clientAs(MCC)) {
@@ -93,7 +97,7 @@ class AdmissionIT {
     void inASimulatedRolloutTheDrainControllersUncordonOfAHeldNodeIsRefusedAndTheMcdCannotFinish() {
         try (var sim = new Simulation(Topology.builder().masters(1).workers(1))) {
             // Given the hold installed, worker-0 held by the gatekeeper, and the API's answers recorded
-            install(sim.client, "admission/node-hold.yaml");
+            install(sim.client, SHIPPED_HOLD);
             try (KubernetesClient gatekeeper = sim.cluster.clientAs(GATEKEEPER)) {
                 gatekeeper.nodes().withName("worker-0").edit(n -> {
                     n.getMetadata().getAnnotations().put(HOLD, "gate-1");
@@ -126,7 +130,7 @@ class AdmissionIT {
 
     @Test
     void theGatekeeperAndTheBreakGlassGroupMayReleaseAHeldNode() {
-        install("admission/node-hold.yaml");
+        install(admin, SHIPPED_HOLD);
         heldNode("worker-0");
         heldNode("worker-1");
 
@@ -148,7 +152,7 @@ class AdmissionIT {
 
     @Test
     void aJsonPatchAndAMergePatchAreJudgedByThePatchedResult() {
-        install("admission/node-hold.yaml");
+        install(admin, SHIPPED_HOLD);
         heldNode("worker-0");
 
         try (KubernetesClient mcc = cluster.clientAs(MCC)) {
@@ -281,7 +285,7 @@ class AdmissionIT {
 
     @Test
     void aTokenAuthenticatesAsItsIdentityWhichMayNotImpersonateUnlessAnAdmin() {
-        install("admission/node-hold.yaml");
+        install(admin, SHIPPED_HOLD);
         heldNode("worker-0");
         Config asGatekeeper = new ConfigBuilder(Config.empty())
                 .withMasterUrl(cluster.url())
@@ -311,7 +315,7 @@ class AdmissionIT {
 
     @Test
     void aKubeconfigWrittenForAnIdentityActsAsThatIdentity(@TempDir Path dir) throws IOException {
-        install("admission/node-hold.yaml");
+        install(admin, SHIPPED_HOLD);
         heldNode("worker-0");
         var seen = new ConcurrentLinkedQueue<Identity>();
         cluster.interceptRequests((request, proceed) -> {
@@ -432,6 +436,15 @@ class AdmissionIT {
 
     private void install(String resourceOrYaml) {
         install(admin, resourceOrYaml);
+    }
+
+    /** The file as shipped. */
+    private static void install(KubernetesClient client, Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            client.load(in).create();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private void install(KubernetesClient client, String resourceOrYaml) {

@@ -1,0 +1,255 @@
+package io.mcdhooks.bridge.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.bridge.mco.NodeView;
+import io.mcdhooks.bridge.mco.PoolView;
+import io.mcdhooks.schemas.GateId;
+import io.mcdhooks.schemas.Stage;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How a post-update gate holds on each kind of cluster ({@link PostUpdateHold}): with the admission
+ * policy, without it (batch pacing), on a single node, and in the master pool.
+ */
+class PostUpdateHoldPlanTest {
+
+    private static final String OLD = "rendered-worker-1111";
+    private static final String NEW = Gates.TARGET;
+    private static final List<RegisteredHook> POST_ONLY = List.of(Gates.hook("node-check", Stage.POST_UPDATE));
+    private final Map<String, Gate> gates = new HashMap<>();
+
+    @Test
+    void withThePolicyAnAssignedNodeIsMarkedAndTaintedAndItsPoolRolls() {
+        // Given worker-0 assigned the target, its post-update gate not open yet
+        NodeView assigned = node("worker", OLD, NEW, "Working", false, null, null);
+
+        // Then it carries the taint and the hold marker, is not cordoned by the gatekeeper, and
+        // the pool is not paused: the MCC assigns as it would
+        LeverPlan.NodeLevers levers = levers("worker", assigned, PostUpdateHold.ADMISSION);
+        assertThat(levers).extracting("postUpdateTaint", "hold", "cordon").containsExactly(true, true, false);
+        assertThat(levers.postUpdateGate()).isEqualTo(post());
+        assertThat(paused("worker", PostUpdateHold.ADMISSION, assigned)).isNull();
+    }
+
+    @Test
+    void withThePolicyADrainedNodeHeldAtItsUncordonKeepsItsPoolRolling() {
+        // Given worker-0 drained and rebooted, the MCD asking for the uncordon, the drain
+        // controller's cordon kept by kube-apiserver, its gate open
+        gates.put(post(), gate(false));
+        NodeView held = node("worker", OLD, NEW, "Working", true, "uncordon-" + NEW, "drain-" + NEW);
+
+        assertThat(paused("worker", PostUpdateHold.ADMISSION, held)).isNull();
+        assertThat(levers("worker", held, PostUpdateHold.ADMISSION).hold()).isTrue();
+        // while without the policy the same node pauses its pool (batch pacing)
+        assertThat(paused("worker", PostUpdateHold.BATCH_PACING, held)).isTrue();
+    }
+
+    @Test
+    void withThePolicyAChangeThatNeedsNoDrainIsCordonedOnlyOnceDoneItsPoolWaitingThatOut() {
+        gates.put(post(), gate(false));
+        // When the MCD asks for the uncordon of a node it never drained (rebootless)
+        NodeView uncordoning = node("worker", OLD, NEW, "Working", false, "uncordon-" + NEW, null);
+        // Then the gatekeeper does not cordon it (a refused uncordon makes the MCD redo the update
+        // after 10 min), and the pool waits
+        assertThat(levers("worker", uncordoning, PostUpdateHold.ADMISSION).cordon())
+                .isFalse();
+        assertThat(paused("worker", PostUpdateHold.ADMISSION, uncordoning)).isTrue();
+
+        // Once Done it is cordoned under the marker; the pool waits until it is
+        NodeView done = node("worker", NEW, NEW, "Done", false, "uncordon-" + NEW, "uncordon-" + NEW);
+        assertThat(levers("worker", done, PostUpdateHold.ADMISSION))
+                .extracting("cordon", "hold")
+                .containsExactly(true, true);
+        assertThat(paused("worker", PostUpdateHold.ADMISSION, done)).isTrue();
+
+        // and once cordoned it counts against maxUnavailable: the pool rolls on
+        NodeView cordoned = node("worker", NEW, NEW, "Done", true, "uncordon-" + NEW, "uncordon-" + NEW);
+        assertThat(paused("worker", PostUpdateHold.ADMISSION, cordoned)).isNull();
+    }
+
+    @Test
+    void aReleasedGateWantsNothingLeft() {
+        gates.put(post(), gate(true));
+        NodeView held = node("worker", OLD, NEW, "Working", true, "uncordon-" + NEW, "drain-" + NEW);
+        assertThat(levers("worker", held, PostUpdateHold.ADMISSION))
+                .extracting("postUpdateTaint", "hold", "cordon")
+                .containsExactly(false, false, false);
+    }
+
+    @Test
+    void onASingleNodeNothingHoldsTheNodeAndNothingPausesItsPool() {
+        gates.put(post(), gate(false));
+        NodeView rebooted = node("master", OLD, NEW, "Working", false, "uncordon-" + NEW, null);
+        assertThat(levers("master", rebooted, PostUpdateHold.SINGLE_NODE))
+                .extracting("postUpdateTaint", "hold", "cordon")
+                .containsExactly(false, false, false);
+        assertThat(paused("master", PostUpdateHold.SINGLE_NODE, rebooted)).isNull();
+    }
+
+    @Test
+    void theMasterPoolIsNeverPausedForAPostUpdateGateAndWithoutThePolicyOnlyTainted() {
+        gates.put(post(), gate(false));
+        NodeView done = node("master", NEW, NEW, "Done", false, "uncordon-" + NEW, "uncordon-" + NEW);
+        // without the policy: a re-cordon after the MCD's uncordon could let the MCC take a second
+        // master, and a pause would turn the ClusterOperator Degraded at once
+        assertThat(levers("master", done, PostUpdateHold.BATCH_PACING))
+                .extracting("postUpdateTaint", "cordon")
+                .containsExactly(true, false);
+        assertThat(paused("master", PostUpdateHold.BATCH_PACING, done)).isNull();
+        // with it: cordoned once Done (rebootless), still no pause
+        assertThat(levers("master", done, PostUpdateHold.ADMISSION).cordon()).isTrue();
+        assertThat(paused("master", PostUpdateHold.ADMISSION, done)).isNull();
+    }
+
+    @Test
+    void aMarkerIsSetWithTheTaintInOneWriteAndAReleaseRemovesItAndUncordonsInOne() {
+        // Given a node the drain controller cordoned (no mark of the gatekeeper's own)
+        Node node = new NodeBuilder()
+                .withNewMetadata()
+                .withName("worker-0")
+                .endMetadata()
+                .withNewSpec()
+                .withUnschedulable(true)
+                .endSpec()
+                .build();
+        LeverPlan.NodeLevers hold = new LeverPlan.NodeLevers(false, true, false, post(), true);
+        assertThat(LeverWrites.node(node, hold)).isEqualTo(LeverWrites.NodeWrite.EDIT);
+        assertThat(LeverWrites.edit(node, hold)).isTrue();
+        assertThat(node.getMetadata().getAnnotations()).containsEntry(GateObjects.HOLD, post());
+        assertThat(LeverWrites.tainted(node)).isTrue();
+        assertThat(LeverWrites.node(node, hold)).isEqualTo(LeverWrites.NodeWrite.NONE);
+
+        // When the gate is released
+        LeverPlan.NodeLevers released = new LeverPlan.NodeLevers(false, false, false, post(), false);
+        assertThat(LeverWrites.node(node, released)).isEqualTo(LeverWrites.NodeWrite.EDIT);
+        LeverWrites.edit(node, released);
+
+        // Then marker, taint and cordon are gone in that one write
+        assertThat(node.getMetadata().getAnnotations()).doesNotContainKey(GateObjects.HOLD);
+        assertThat(LeverWrites.tainted(node)).isFalse();
+        assertThat(node.getSpec().getUnschedulable()).isFalse();
+    }
+
+    @Test
+    void aNodeCordonedByItsAdministratorIsNotUncordonedWhenNoHoldWasSet() {
+        Node node = new NodeBuilder()
+                .withNewMetadata()
+                .withName("worker-0")
+                .endMetadata()
+                .withNewSpec()
+                .withUnschedulable(true)
+                .endSpec()
+                .build();
+        LeverPlan.NodeLevers nothing = new LeverPlan.NodeLevers(false, false, false, post(), false);
+        assertThat(LeverWrites.node(node, nothing)).isEqualTo(LeverWrites.NodeWrite.NONE);
+    }
+
+    @Test
+    void theCordonOfANodeDoneWithoutADrainCarriesTheMarker() {
+        assertThat(LeverWrites.cordonPatch(post(), true))
+                .contains("\"" + GateObjects.HOLD + "\":\"" + post() + "\"")
+                .contains("\"unschedulable\":true");
+        assertThat(LeverWrites.cordonPatch(post())).doesNotContain(GateObjects.HOLD);
+    }
+
+    @Test
+    void aHoldNearTheMcdsUncordonLimitIsToldBeforeIt() {
+        // Given a node held at its uncordon handshake for 7.5 minutes
+        Gate open = gate(false);
+        gates.put(post(), open);
+        Map<String, String> annotations =
+                new HashMap<>(annotations(OLD, NEW, "Working", "uncordon-" + NEW, "drain-" + NEW));
+        annotations.put(GateObjects.HOLD, post());
+        NodeView held = new NodeView(
+                "worker-0",
+                "worker-0",
+                "1",
+                Map.of("node-role.kubernetes.io/worker", ""),
+                annotations,
+                true,
+                true,
+                null);
+
+        HoldLimits.Near near = HoldLimits.of("c1", "worker", held, gates::get, Gates.T0.plus(Duration.ofSeconds(450)));
+
+        assertThat(near.limit()).isEqualTo(HoldLimits.UNCORDON);
+        assertThat(near.left()).isEqualTo(Duration.ofSeconds(150));
+        assertThat(near.warn()).isTrue();
+        assertThat(HoldLimits.of("c1", "worker", held, gates::get, Gates.T0.plus(Duration.ofMinutes(2)))
+                        .warn())
+                .isFalse();
+        // a node not held by the marker (its uncordon not refused) is at no limit
+        NodeView free = node("worker", OLD, NEW, "Working", true, "uncordon-" + NEW, "drain-" + NEW);
+        assertThat(HoldLimits.of("c1", "worker", free, gates::get, Gates.T0.plus(Duration.ofMinutes(9))))
+                .isNull();
+    }
+
+    @Test
+    void aDrainHeldByAPreUpdateGateNearsTheHourLimit() {
+        String pre = GateId.of("c1", Stage.PRE_UPDATE, "worker-0", NEW);
+        gates.put(pre, new Gate(Gates.request(Stage.PRE_UPDATE, 1), Gates.T0, Map.of(), null, false, null));
+        NodeView draining = node("worker", OLD, NEW, "Working", true, "drain-" + NEW, null);
+
+        HoldLimits.Near near =
+                HoldLimits.of("c1", "worker", draining, gates::get, Gates.T0.plus(Duration.ofMinutes(50)));
+
+        assertThat(near).extracting("limit", "gateId").containsExactly(HoldLimits.DRAIN, pre);
+        assertThat(near.left()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(near.warn()).isTrue();
+    }
+
+    private LeverPlan.NodeLevers levers(String pool, NodeView node, PostUpdateHold mode) {
+        return LeverPlan.node("c1", pool(pool), node, POST_ONLY, gates::get, mode);
+    }
+
+    private Boolean paused(String pool, PostUpdateHold mode, NodeView... nodes) {
+        return LeverPlan.poolPaused(
+                "c1", pool(pool), List.of(nodes), POST_ONLY, gates::get, n -> true, n -> true, mode);
+    }
+
+    private static PoolView pool(String name) {
+        return new PoolView(name, "uid", "1", 1, NEW, OLD, false, "1", 2, 0, 0, Map.of(), Map.of(), null, Map.of());
+    }
+
+    private static String post() {
+        return GateId.of("c1", Stage.POST_UPDATE, "worker-0", NEW);
+    }
+
+    private static Gate gate(boolean released) {
+        return new Gate(Gates.request(Stage.POST_UPDATE, 1), Gates.T0, Map.of(), null, released, null);
+    }
+
+    private static NodeView node(
+            String role, String current, String desired, String state, boolean cordoned, String drain, String applied) {
+        return new NodeView(
+                "worker-0",
+                "worker-0",
+                "1",
+                Map.of("node-role.kubernetes.io/" + role, ""),
+                annotations(current, desired, state, drain, applied),
+                cordoned,
+                true,
+                null);
+    }
+
+    private static Map<String, String> annotations(
+            String current, String desired, String state, String drain, String applied) {
+        Map<String, String> annotations = new HashMap<>(
+                Map.of(McoApi.CURRENT_CONFIG, current, McoApi.DESIRED_CONFIG, desired, McoApi.STATE, state));
+        if (drain != null) {
+            annotations.put(McoApi.DESIRED_DRAIN, drain);
+        }
+        if (applied != null) {
+            annotations.put(McoApi.LAST_APPLIED_DRAIN, applied);
+        }
+        return annotations;
+    }
+}
