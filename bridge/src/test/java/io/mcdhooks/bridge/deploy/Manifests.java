@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -53,6 +55,8 @@ final class Manifests {
 
     static final Path BASE = DEPLOY.resolve("base");
 
+    private static final String ADMISSION = "admissionregistration.k8s.io";
+
     /** kind (apiVersion group/version) → model. */
     static final Map<String, Class<? extends HasMetadata>> MODELS = Map.ofEntries(
             Map.entry("v1/Namespace", Namespace.class),
@@ -67,6 +71,12 @@ final class Manifests {
             Map.entry("rbac.authorization.k8s.io/v1/RoleBinding", RoleBinding.class),
             Map.entry("apiextensions.k8s.io/v1/CustomResourceDefinition", CustomResourceDefinition.class),
             Map.entry(UpdateHook.GROUP + "/" + UpdateHook.VERSION + "/UpdateHook", UpdateHook.class),
+            Map.entry(ADMISSION + "/v1/ValidatingAdmissionPolicy", ValidatingAdmissionPolicy.class),
+            Map.entry(ADMISSION + "/v1/ValidatingAdmissionPolicyBinding", ValidatingAdmissionPolicyBinding.class),
+            // v1beta1 has v1's fields (AdmissionPoliciesTest keeps the shipped copies equal); fabric8 8 has no v1beta1
+            // model
+            Map.entry(ADMISSION + "/v1beta1/ValidatingAdmissionPolicy", ValidatingAdmissionPolicy.class),
+            Map.entry(ADMISSION + "/v1beta1/ValidatingAdmissionPolicyBinding", ValidatingAdmissionPolicyBinding.class),
             Map.entry("kafka.strimzi.io/v1beta2/Kafka", Kafka.class),
             Map.entry("kafka.strimzi.io/v1beta2/KafkaNodePool", KafkaNodePool.class),
             Map.entry("kafka.strimzi.io/v1beta2/KafkaTopic", KafkaTopic.class),

@@ -24,6 +24,8 @@ import io.mcdhooks.schemas.settings.Settings;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,6 +55,9 @@ import org.slf4j.LoggerFactory;
 public final class LocalSystem implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LocalSystem.class);
+    /** Files of deploy/admission/v1 (copied onto the classpath by the build), installed in the in-memory cluster. */
+    private static final List<String> ADMISSION_POLICIES = List.of("gate-override-policy.yaml");
+
     static final String CLUSTER = "local";
     static final String NAMESPACE = "mcdhooks";
     static final String MACHINE_CONFIG = "99-worker-realtime";
@@ -131,6 +136,7 @@ public final class LocalSystem implements AutoCloseable {
                         .daemonSetPodsPerNode(1)
                         .build()
                         .apply(client);
+                installAdmissionPolicies(client);
                 mco = McoSimulator.start(client, SimulatorConfig.defaults().withTimeScale(config.timeScale()));
                 note("in-memory cluster at " + cluster.url() + ": " + config.masters() + " masters, "
                         + config.workers() + " workers in " + config.zones() + ", worker maxUnavailable "
@@ -270,6 +276,20 @@ public final class LocalSystem implements AutoCloseable {
 
     public KubernetesClient client() {
         return client;
+    }
+
+    /** The ValidatingAdmissionPolicies of deploy/admission/v1, enforced by the in-memory cluster as on a real one. */
+    private static void installAdmissionPolicies(KubernetesClient client) {
+        for (String file : ADMISSION_POLICIES) {
+            try (InputStream in = LocalSystem.class.getResourceAsStream("/deploy/admission/v1/" + file)) {
+                if (in == null) {
+                    throw new IllegalStateException("deploy/admission/v1/" + file + " is not on the classpath");
+                }
+                client.load(in).create();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 
     /** Writes a kubeconfig for the in-memory cluster, for tools run beside the local run. */
