@@ -135,6 +135,8 @@ class GatekeeperIT {
         env.put("MCDHOOKS_LAG_INTERVAL", "500ms");
         env.put("MCDHOOKS_LAG_WINDOW", "4");
         config = BridgeConfig.fromEnvironment(env);
+        // Every lever of every scenario is pulled under the shipped limits of the bridge's account
+        installAdmissionPolicy("bridge-levers-policy.yaml");
         vertx = Vertx.vertx();
         reader = new KafkaTopicReader(broker.bootstrapServers(), List.of(config.decisionsTopic()));
         oldConfig = poolTarget();

@@ -6,12 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
+import io.mcdhooks.bridge.BridgeConfig;
 import io.mcdhooks.bridge.overrides.GateOverride;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -79,6 +81,18 @@ class AdmissionPoliciesTest {
                             .resolve(overlay)
                             .resolve("kustomization.yaml")))
                     .contains("- ../../admission/v1\n");
+        }
+    }
+
+    @Test
+    void gatePodsMayRunOnlyTheImageTheBridgeIsGiven() {
+        String policy = Manifests.read(V1.resolve("bridge-levers-policy.yaml"));
+        String fallback = BridgeConfig.GATE_POD_IMAGE.fallback();
+        assertThat(policy).contains("c.image == '" + fallback + "'");
+        for (String overlay : List.of("openshift", "kubernetes")) {
+            assertThat(Manifests.read(Manifests.DEPLOY.resolve("overlays/" + overlay + "/bridge-settings.yaml")))
+                    .as("MCDHOOKS_GATE_POD_IMAGE of the %s overlay is the policy's image", overlay)
+                    .containsPattern("name: MCDHOOKS_GATE_POD_IMAGE\\n\\s+value: " + Pattern.quote(fallback) + "\\n");
         }
     }
 

@@ -55,6 +55,14 @@ final class Manifests {
 
     static final Path BASE = DEPLOY.resolve("base");
 
+    /** The namespaces of mcd-update-hooks: Kafka, the bridge with its gate pods, the hooks. */
+    static final String KAFKA_NAMESPACE = "mcdhooks-kafka";
+
+    static final String BRIDGE_NAMESPACE = "mcdhooks";
+    static final String HOOKS_NAMESPACE = "mcdhooks-hooks";
+    /** Where namespaced objects may go: ours, and "default" for the Events Role. */
+    static final List<String> NAMESPACES = List.of(KAFKA_NAMESPACE, BRIDGE_NAMESPACE, HOOKS_NAMESPACE, "default");
+
     private static final String ADMISSION = "admissionregistration.k8s.io";
 
     /** kind (apiVersion group/version) → model. */

@@ -56,7 +56,8 @@ public final class LocalSystem implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LocalSystem.class);
     /** Files of deploy/admission/v1 (copied onto the classpath by the build), installed in the in-memory cluster. */
-    private static final List<String> ADMISSION_POLICIES = List.of("gate-override-policy.yaml");
+    private static final List<String> ADMISSION_POLICIES =
+            List.of("gate-override-policy.yaml", "bridge-levers-policy.yaml");
 
     static final String CLUSTER = "local";
     static final String NAMESPACE = "mcdhooks";

@@ -194,7 +194,7 @@ class DocumentedBlocksTest {
                     "DocBlocks.find(\"docs/operations.md\", \"oc get events\")"),
             new Claim(
                     "docs/operations.md",
-                    "oc -n mcdhooks extract",
+                    "oc -n mcdhooks-kafka extract",
                     "no OpenShift here: the Secrets, user and topic exist",
                     b -> {
                         assertThat(read("deploy/base/kafka/users.yaml")).contains("name: mcdhooks-observer");
@@ -204,7 +204,7 @@ class DocumentedBlocksTest {
                         assertThat(b.text())
                                 .contains("secret/mcdhooks-observer")
                                 .contains("secret/mcdhooks-cluster-ca-cert")
-                                .contains("mcdhooks-kafka-bootstrap.mcdhooks.svc:9093")
+                                .contains("mcdhooks-kafka-bootstrap.mcdhooks-kafka.svc:9093")
                                 .contains("-t " + Topics.GATE_DECISIONS);
                     }),
             new Claim(
