@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmiss
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
@@ -73,6 +74,7 @@ final class Manifests {
             Map.entry("v1/Service", Service.class),
             Map.entry("apps/v1/Deployment", Deployment.class),
             Map.entry("apps/v1/DaemonSet", DaemonSet.class),
+            Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class),
             Map.entry("rbac.authorization.k8s.io/v1/ClusterRole", ClusterRole.class),
             Map.entry("rbac.authorization.k8s.io/v1/ClusterRoleBinding", ClusterRoleBinding.class),
             Map.entry("rbac.authorization.k8s.io/v1/Role", Role.class),

@@ -180,6 +180,8 @@ public final class LocalSystem implements AutoCloseable {
         env.put("MCDHOOKS_CLUSTER", env.getOrDefault("MCDHOOKS_CLUSTER", CLUSTER));
         env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
         env.put("MCDHOOKS_HTTP_PORT", Integer.toString(config.httpPort()));
+        // The status page is for this machine only.
+        env.put("MCDHOOKS_HTTP_HOST", "127.0.0.1");
         env.put("MCDHOOKS_CREATE_TOPICS", "true");
         env.put("MCDHOOKS_TOPIC_PARTITIONS", "3");
         env.put("MCDHOOKS_NAMESPACE", NAMESPACE);
