@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
  * @param gateTimeout      MCDHOOKS_GATE_TIMEOUT: a gate request's deadline after it opens
  * @param recoveryLookback MCDHOOKS_RECOVERY_LOOKBACK: how far back a restart reads what was published
  * @param httpPort         MCDHOOKS_HTTP_PORT: health endpoints; 0 picks a free port
+ * @param httpHost         MCDHOOKS_HTTP_HOST: the address they listen on (default every IPv4 address)
  * @param createTopics     MCDHOOKS_CREATE_TOPICS: create missing topics at start (local runs)
  * @param topicPartitions  MCDHOOKS_TOPIC_PARTITIONS: partitions of topics it creates
  * @param gatekeeper       MCDHOOKS_GATEKEEPER: enforce gates (true), or only publish (false)
@@ -42,6 +43,7 @@ public record BridgeConfig(
         Duration gateTimeout,
         Duration recoveryLookback,
         int httpPort,
+        String httpHost,
         boolean createTopics,
         int topicPartitions,
         String verdictsTopic,
@@ -75,6 +77,10 @@ public record BridgeConfig(
             Setting.of("MCDHOOKS_RECOVERY_LOOKBACK", POSITIVE).orElse("48h");
     public static final Setting<Integer> HTTP_PORT =
             Setting.of("MCDHOOKS_HTTP_PORT", Grammar.integer(0, 65535)).orElse("8080");
+    /** Where the HTTP endpoints listen: every address by default, as Prometheus scrapes the pod's IP. */
+    public static final Setting<String> HTTP_HOST =
+            Setting.of("MCDHOOKS_HTTP_HOST", Grammar.listenHost()).orElse("0.0.0.0");
+
     public static final Setting<Boolean> CREATE_TOPICS =
             Setting.of("MCDHOOKS_CREATE_TOPICS", Grammar.BOOLEAN).orElse("false");
     public static final Setting<Integer> TOPIC_PARTITIONS =
@@ -110,6 +116,7 @@ public record BridgeConfig(
             TICK,
             GATE_POD_IMAGE,
             HTTP_PORT,
+            HTTP_HOST,
             CREATE_TOPICS,
             TOPIC_PARTITIONS,
             TopicSettings.LIFECYCLE,
@@ -141,6 +148,7 @@ public record BridgeConfig(
                 settings.get(GATE_TIMEOUT),
                 settings.get(RECOVERY_LOOKBACK),
                 settings.get(HTTP_PORT),
+                settings.get(HTTP_HOST),
                 settings.get(CREATE_TOPICS),
                 settings.get(TOPIC_PARTITIONS),
                 settings.get(TopicSettings.VERDICTS),

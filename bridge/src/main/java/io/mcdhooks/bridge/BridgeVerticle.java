@@ -440,7 +440,7 @@ public final class BridgeVerticle extends VerticleBase {
                         default -> request.response().setStatusCode(404).end();
                     }
                 })
-                .listen(config.httpPort(), "0.0.0.0")
+                .listen(config.httpPort(), config.httpHost())
                 .onSuccess(server -> http = server);
     }
 

@@ -58,7 +58,7 @@ public final class Main {
         boolean elect = config.leaderElection();
         // A standby answers the probes too, until it leads and the bridge takes the port.
         Future<HttpServer> standby = elect
-                ? StandbyEndpoints.start(vertx, config.httpPort(), metrics)
+                ? StandbyEndpoints.start(vertx, config.httpHost(), config.httpPort(), metrics)
                         .onFailure(e -> LOG.warn("standby endpoints not served: {}", e.getMessage()))
                 : Future.succeededFuture();
         Runnable deploy =

@@ -16,7 +16,7 @@ final class StandbyEndpoints {
 
     private StandbyEndpoints() {}
 
-    static Future<HttpServer> start(Vertx vertx, int port, BridgeMetrics metrics) {
+    static Future<HttpServer> start(Vertx vertx, String host, int port, BridgeMetrics metrics) {
         return vertx.createHttpServer()
                 .requestHandler(request -> {
                     switch (request.path()) {
@@ -32,6 +32,6 @@ final class StandbyEndpoints {
                         default -> request.response().setStatusCode(404).end("standby: the leader serves this\n");
                     }
                 })
-                .listen(port, "0.0.0.0");
+                .listen(port, host);
     }
 }

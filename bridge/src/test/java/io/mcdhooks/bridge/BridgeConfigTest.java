@@ -40,6 +40,7 @@ class BridgeConfigTest {
         assertThat(config.recoveryLookback()).isEqualTo(Duration.ofHours(48));
         assertThat(config.tick()).isEqualTo(Duration.ofSeconds(1));
         assertThat(config.httpPort()).isEqualTo(8080);
+        assertThat(config.httpHost()).isEqualTo("0.0.0.0");
         assertThat(config.topicPartitions()).isEqualTo(12);
         assertThat(config.namespace()).isEqualTo("mcdhooks");
         assertThat(config.lagWindow()).isEqualTo(10);
@@ -56,6 +57,7 @@ class BridgeConfigTest {
                 "MCDHOOKS_RECOVERY_LOOKBACK", "2d",
                 "MCDHOOKS_TICK", "200ms",
                 "MCDHOOKS_HTTP_PORT", "0",
+                "MCDHOOKS_HTTP_HOST", "127.0.0.1",
                 "MCDHOOKS_LIFECYCLE_TOPIC", "lc",
                 "MCDHOOKS_GATE_DECISIONS_TOPIC", "gd"));
 
@@ -65,6 +67,7 @@ class BridgeConfigTest {
         assertThat(config.recoveryLookback()).isEqualTo(Duration.ofDays(2));
         assertThat(config.tick()).isEqualTo(Duration.ofMillis(200));
         assertThat(config.httpPort()).isZero();
+        assertThat(config.httpHost()).isEqualTo("127.0.0.1");
         assertThat(config.lifecycleTopic()).isEqualTo("lc");
         assertThat(config.decisionsTopic()).isEqualTo("gd");
     }

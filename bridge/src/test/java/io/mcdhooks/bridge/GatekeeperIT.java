@@ -1,6 +1,7 @@
 package io.mcdhooks.bridge;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -8,16 +9,19 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.mcdhooks.bridge.cli.Cli;
 import io.mcdhooks.bridge.gate.GateObjects;
 import io.mcdhooks.bridge.gate.LeverPlan;
-import io.mcdhooks.bridge.gate.OverrideRequest;
 import io.mcdhooks.bridge.gate.WhyHeld;
 import io.mcdhooks.bridge.gatekeeper.GatekeeperService;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
 import io.mcdhooks.bridge.kube.McoInformers;
 import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.bridge.overrides.GateOverride;
+import io.mcdhooks.bridge.overrides.GateOverrideSpec;
+import io.mcdhooks.bridge.overrides.GateOverrideStatus;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
 import io.mcdhooks.sandbox.mco.Identity;
@@ -39,13 +43,18 @@ import io.mcdhooks.schemas.kafka.DeadLetters;
 import io.mcdhooks.schemas.sign.VerdictSignatures;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.time.Clock;
@@ -126,6 +135,8 @@ class GatekeeperIT {
         env.put("MCDHOOKS_LAG_INTERVAL", "500ms");
         env.put("MCDHOOKS_LAG_WINDOW", "4");
         config = BridgeConfig.fromEnvironment(env);
+        // Every lever of every scenario is pulled under the shipped limits of the bridge's account
+        installAdmissionPolicy("bridge-levers-policy.yaml");
         vertx = Vertx.vertx();
         reader = new KafkaTopicReader(broker.bootstrapServers(), List.of(config.decisionsTopic()));
         oldConfig = poolTarget();
@@ -306,24 +317,53 @@ class GatekeeperIT {
     }
 
     @Test
-    void anOperatorOverrideReleasesABlockedGateAndIsAudited() {
+    void onlyAnAdministratorsOverrideOfAnOpenGateReleasesItAndTheApiServerSaysWhoAsked() {
         String target = poolGateBlockedByKmodCheck();
-
-        // When an operator releases the gate by hand
         String gateId = lastDecision(Stage.POOL_PRE_UPDATE).gateId();
+        Identity alice = Identity.user("alice", "mcdhooks-gate-overriders");
+
+        // Given no admission policy yet: an override is refused, since nobody vouches for requestedBy
+        create(alice, override("early", gateId, "alice"));
+        assertThat(judged("early").getPhase()).isEqualTo(GateOverrideStatus.Phase.Refused);
+        assertThat(judged("early").getMessage()).contains("admission policy mcdhooks-gate-override");
+
+        // When the shipped policy is installed, a node's credentials and a false requestedBy are refused by the API
+        // server
+        installAdmissionPolicy("gate-override-policy.yaml");
+        assertThatThrownBy(() -> create(Identity.node("worker-0"), override("node", gateId, "system:node:worker-0")))
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(403);
+                    assertThat(e.getStatus().getMessage()).contains("a node's credentials cannot override a gate");
+                });
+        assertThatThrownBy(() -> create(alice, override("as-bob", gateId, "bob")))
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
+                        e -> assertThat(e.getStatus().getMessage())
+                                .contains("spec.requestedBy must be the requesting user, alice"));
+        // and the old annotation on the pool changes nothing but earns a Warning Event
         client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1"))
                 .withName("worker")
                 .edit(p -> {
                     p.getMetadata()
                             .getAnnotations()
-                            .put(
-                                    OverrideRequest.ANNOTATION,
-                                    "{\"gate\":\"" + gateId
-                                            + "\",\"action\":\"release\",\"by\":\"alice\",\"reason\":\"modules checked by hand\"}");
+                            .put("mcdhooks.io/override", "{\"gate\":\"" + gateId + "\",\"action\":\"release\"}");
                     return p;
                 });
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> client.v1().events().inNamespace("default").list().getItems().stream()
+                        .anyMatch(e -> "OverrideAnnotationIgnored".equals(e.getReason())
+                                && "worker".equals(e.getInvolvedObject().getName())));
+        // and an admitted override naming another gate is refused by the gatekeeper
+        create(alice, override("wrong-gate", gateId.replace("/worker/", "/master/"), "alice"));
+        assertThat(judged("wrong-gate").getMessage()).endsWith("names no gate of this cluster");
+        assertThat(judged("wrong-gate").getPhase()).isEqualTo(GateOverrideStatus.Phase.Refused);
+        assertThat(lastDecision(Stage.POOL_PRE_UPDATE).decision()).isEqualTo(Decision.BLOCKED);
 
-        // Then the decision says who and why, and the rollout proceeds
+        // When an administrator releases the gate
+        create(alice, override("release", gateId, "alice"));
+
+        // Then it is applied, its decision on Kafka names who the API server said asked, and the rollout proceeds
+        assertThat(judged("release").getPhase()).isEqualTo(GateOverrideStatus.Phase.Applied);
         await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.OVERRIDDEN));
         GateDecision overridden = lastDecision(Stage.POOL_PRE_UPDATE);
         assertThat(overridden.released()).isTrue();
@@ -333,6 +373,21 @@ class GatekeeperIT {
         assertThat(client.v1().events().inNamespace("default").list().getItems())
                 .anyMatch(e -> "GateOverridden".equals(e.getReason())
                         && "worker".equals(e.getInvolvedObject().getName()));
+        // and an admitted override is immutable
+        assertThatThrownBy(() -> {
+                    try (KubernetesClient asAlice = cluster.clientAs(alice)) {
+                        asAlice.resources(GateOverride.class)
+                                .inNamespace(NAMESPACE)
+                                .withName("release")
+                                .edit(o -> {
+                                    o.getSpec().setGate("e2e/post-update/worker-0/x");
+                                    return o;
+                                });
+                    }
+                })
+                .isInstanceOfSatisfying(
+                        KubernetesClientException.class,
+                        e -> assertThat(e.getStatus().getMessage()).contains("a GateOverride cannot be changed"));
     }
 
     @Test
@@ -721,6 +776,45 @@ class GatekeeperIT {
         String target = rollOutRealtimeKernel();
         await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.BLOCKED));
         return target;
+    }
+
+    private static GateOverride override(String name, String gateId, String requestedBy) {
+        GateOverride override = new GateOverride();
+        override.getMetadata().setName(name);
+        override.getMetadata().setNamespace(NAMESPACE);
+        override.setSpec(
+                new GateOverrideSpec(gateId, GateOverrideSpec.Action.Release, "modules checked by hand", requestedBy));
+        return override;
+    }
+
+    private void create(Identity who, GateOverride override) {
+        try (KubernetesClient as = cluster.clientAs(who)) {
+            as.resources(GateOverride.class)
+                    .inNamespace(NAMESPACE)
+                    .resource(override)
+                    .create();
+        }
+    }
+
+    /** The gatekeeper's answer in the override's status, once it is there. */
+    private GateOverrideStatus judged(String name) {
+        return await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> client.resources(GateOverride.class)
+                                .inNamespace(NAMESPACE)
+                                .withName(name)
+                                .get()
+                                .getStatus(),
+                        status -> status != null && status.getPhase() != null);
+    }
+
+    /** A policy file of deploy/admission/v1, as shipped. */
+    private void installAdmissionPolicy(String file) {
+        try (InputStream in = Files.newInputStream(Path.of("..", "deploy", "admission", "v1", file))) {
+            client.load(in).create();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private boolean heldNode(String name) {

@@ -24,7 +24,7 @@ class StandbyEndpointsTest {
 
     @Test
     void aStandbyIsAliveReadyToTakeOverAndScrapable() throws Exception {
-        HttpServer server = StandbyEndpoints.start(vertx, 0, BridgeMetrics.create())
+        HttpServer server = StandbyEndpoints.start(vertx, "127.0.0.1", 0, BridgeMetrics.create())
                 .toCompletionStage()
                 .toCompletableFuture()
                 .get(10, TimeUnit.SECONDS);

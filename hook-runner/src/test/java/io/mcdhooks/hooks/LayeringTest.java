@@ -34,6 +34,7 @@ class LayeringTest {
             Map.entry("io.mcdhooks.hooks.runner.BuiltInHooks", "builds the built-in hooks on the runner's Vert.x"),
             Map.entry("io.mcdhooks.hooks.runner.Main", "the process"),
             Map.entry("io.mcdhooks.hooks.http.HttpHook", "an HTTP client"),
+            Map.entry("io.mcdhooks.hooks.http.LimitedBody", "the HTTP client's body reader"),
             Map.entry("io.mcdhooks.hooks.examples.KernelModuleReadinessHook", "fetches its catalog over HTTP"),
             Map.entry("io.mcdhooks.hooks.examples.NodeSelfCheckHook", "probes the node over HTTP"));
 

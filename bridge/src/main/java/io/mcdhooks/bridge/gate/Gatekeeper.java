@@ -146,50 +146,30 @@ public final class Gatekeeper {
     }
 
     /**
-     * An operator's override of a gate's current attempt; {@code false} if there is no such gate.
-     * The same override seen again (the annotation stays on its object) changes nothing.
+     * An operator's override of a gate's current attempt. Only a gate of this cluster that is
+     * still open takes one; the same override seen again (after a restart, say) changes nothing.
      */
-    public boolean onOverride(String gateId, Gate.Override override) {
-        Gate gate = gates.get(gateId);
+    public OverrideRequest.Outcome onOverride(OverrideRequest request) {
+        Gate gate = gates.get(request.gateId());
         if (gate == null) {
-            return false;
+            return OverrideRequest.Outcome.UNKNOWN_GATE;
         }
         Gate.Override current = gate.override();
-        boolean same = current != null
-                && current.release() == override.release()
-                && current.by().equals(override.by())
-                && current.reason().equals(override.reason());
-        if (!same) {
-            LOG.atWarn()
-                    .addKeyValue("gate", gateId)
-                    .addKeyValue("by", override.by())
-                    .log("operator override: {} ({})", override.release() ? "release" : "block", override.reason());
-            apply(GateMachine.onOverride(gate, override, clock.instant()));
+        if (current != null
+                && current.release() == request.release()
+                && current.by().equals(request.by())
+                && current.reason().equals(request.reason())) {
+            return OverrideRequest.Outcome.UNCHANGED;
         }
-        return true;
-    }
-
-    /**
-     * An operator's override, if {@code annotations} of a gate's Node or pool hold one:
-     * {@code mcdhooks.io/override: {"gate": "<gate id>", "action": "release"|"block", "by": "...",
-     * "reason": "..."}}. Who may write it is who may patch Nodes and pools; the API server's audit
-     * log has the real identity behind "by". A malformed one is logged and changes nothing.
-     */
-    public void onAnnotations(String object, Map<String, String> annotations) {
-        String text = annotations == null ? null : annotations.get(OverrideRequest.ANNOTATION);
-        if (text == null) {
-            return;
+        if (gate.released()) {
+            return OverrideRequest.Outcome.NOT_OPEN;
         }
-        try {
-            OverrideRequest request = OverrideRequest.parse(text);
-            if (!onOverride(request.gateId(), request.toOverride(clock.instant()))) {
-                LOG.atWarn().addKeyValue("gate", request.gateId()).log("override names no known gate");
-            }
-        } catch (IllegalArgumentException e) {
-            LOG.atWarn()
-                    .addKeyValue("object", object)
-                    .log("ignoring malformed {} annotation: {}", OverrideRequest.ANNOTATION, e.getMessage());
-        }
+        LOG.atWarn()
+                .addKeyValue("gate", request.gateId())
+                .addKeyValue("by", request.by())
+                .log("operator override: {} ({})", request.release() ? "release" : "block", request.reason());
+        apply(GateMachine.onOverride(gate, request.toOverride(clock.instant()), clock.instant()));
+        return OverrideRequest.Outcome.APPLIED;
     }
 
     /** Lets time pass: deadlines may have come. */

@@ -1,55 +1,56 @@
 package io.mcdhooks.bridge.gate;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.mcdhooks.schemas.codec.MessageCodec;
 import java.time.Instant;
 
 /**
- * The value of the {@value #ANNOTATION} annotation an operator puts on a gate's Node (its
- * MachineConfigPool for {@code pool-pre-update}):
- * {@code {"gate": "<gate id>", "action": "release"|"block", "by": "...", "reason": "..."}}.
- * The CLI writes it and the gatekeeper reads it, both through this class, so the two cannot drift.
+ * An operator's override as the gatekeeper judges it: the gate it names, release or block, who
+ * asked (as the API server vouched for it) and why. Read from a {@code GateOverride} object; a
+ * field that is missing makes {@link #of} name it.
  */
 public record OverrideRequest(String gateId, boolean release, String by, String reason) {
 
-    public static final String ANNOTATION = "mcdhooks.io/override";
+    /** What became of an override. */
+    public enum Outcome {
+        /** The gate took it: its decision is on its way to Kafka. */
+        APPLIED(true, "applied"),
+        /** The gate holds this very override already (seen again, e.g. after a restart). */
+        UNCHANGED(true, "already in force"),
+        /** No gate of this cluster has that id. */
+        UNKNOWN_GATE(false, "names no gate of this cluster"),
+        /** The gate is released already: nothing is left to override. */
+        NOT_OPEN(false, "names a gate that is released already");
 
-    private static final ObjectMapper JSON = MessageCodec.newObjectMapper();
+        private final boolean applied;
+        private final String text;
 
-    /** Reads an annotation value; the error names each missing or wrong field. */
-    public static OverrideRequest parse(String text) {
-        JsonNode json;
-        try {
-            json = JSON.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(ANNOTATION + " is not JSON: " + e.getOriginalMessage());
+        Outcome(boolean applied, String text) {
+            this.applied = applied;
+            this.text = text;
         }
-        if (json == null || !json.isObject()) {
-            throw new IllegalArgumentException(ANNOTATION + " must be a JSON object");
+
+        public boolean applied() {
+            return applied;
         }
-        StringBuilder missing = new StringBuilder();
-        String gate = text(json, "gate", missing);
-        String action = text(json, "action", missing);
-        String by = text(json, "by", missing);
-        String reason = text(json, "reason", missing);
-        if (!missing.isEmpty()) {
-            throw new IllegalArgumentException(ANNOTATION + " needs " + missing);
+
+        public String text() {
+            return text;
         }
-        if (!"release".equals(action) && !"block".equals(action)) {
-            throw new IllegalArgumentException(ANNOTATION + ": action must be release or block, not '" + action + "'");
-        }
-        return new OverrideRequest(gate, "release".equals(action), by, reason);
     }
 
-    public String toJson() {
-        return JSON.createObjectNode()
-                .put("gate", gateId)
-                .put("action", release ? "release" : "block")
-                .put("by", by)
-                .put("reason", reason)
-                .toString();
+    /** An override from its fields; the error names every one that is missing or blank. */
+    public static OverrideRequest of(String gateId, String action, String by, String reason) {
+        StringBuilder missing = new StringBuilder();
+        check(gateId, "gate", missing);
+        check(action, "action", missing);
+        check(by, "requestedBy", missing);
+        check(reason, "reason", missing);
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException("the override needs " + missing);
+        }
+        if (!"Release".equals(action) && !"Block".equals(action)) {
+            throw new IllegalArgumentException("action must be Release or Block, not '" + action + "'");
+        }
+        return new OverrideRequest(gateId, "Release".equals(action), by, reason);
     }
 
     /** The override as the gate keeps it, stamped with when the gatekeeper read it. */
@@ -57,12 +58,9 @@ public record OverrideRequest(String gateId, boolean release, String by, String 
         return new Gate.Override(release, by, reason, at);
     }
 
-    private static String text(JsonNode json, String field, StringBuilder missing) {
-        JsonNode value = json.get(field);
-        if (value == null || !value.isTextual() || value.asText().isBlank()) {
-            missing.append(missing.isEmpty() ? "" : ", ").append(field).append(" (a non-empty string)");
-            return null;
+    private static void check(String value, String field, StringBuilder missing) {
+        if (value == null || value.isBlank()) {
+            missing.append(missing.isEmpty() ? "" : ", ").append(field);
         }
-        return value.asText();
     }
 }

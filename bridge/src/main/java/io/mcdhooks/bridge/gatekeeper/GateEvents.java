@@ -31,6 +31,9 @@ public final class GateEvents {
     /** Namespace of Events about cluster-scoped objects, as kubectl looks for them. */
     private static final String NAMESPACE = "default";
 
+    /** The annotation overrides used to be, before GateOverride objects. */
+    static final String LEGACY_OVERRIDE = "mcdhooks.io/override";
+
     private static final String COMPONENT = "mcdhooks-gatekeeper";
     private static final Logger LOG = LoggerFactory.getLogger(GateEvents.class);
 
@@ -41,6 +44,8 @@ public final class GateEvents {
     private final Map<String, String> recorded = new HashMap<>();
     /** Gate pods reported stuck and not running since, by node. */
     private final Map<String, String> gatePodsReported = new HashMap<>();
+    /** Per "node/<name>" or "pool/<name>", the ignored override annotation last answered with an Event. */
+    private final Map<String, String> warnedLegacy = new HashMap<>();
 
     GateEvents(KubernetesClient client, WorkerExecutor worker, Clock clock) {
         this.client = client;
@@ -143,6 +148,33 @@ public final class GateEvents {
                         + ". Fix what the hook reports, or override the gate.",
                 clock.instant(),
                 near.gateId());
+    }
+
+    /**
+     * Overrides by annotation are gone (anyone who could annotate a Node could release any gate):
+     * one found on a Node or pool changes nothing, and is answered once per value with a Warning
+     * Event on that object saying what to use instead.
+     */
+    void legacyOverride(String node, String pool, Map<String, String> annotations) {
+        String value = annotations == null ? null : annotations.get(LEGACY_OVERRIDE);
+        String object = node != null ? "node/" + node : "pool/" + pool;
+        if (value == null) {
+            warnedLegacy.remove(object);
+            return;
+        }
+        if (value.equals(warnedLegacy.put(object, value))) {
+            return;
+        }
+        LOG.atWarn().addKeyValue("object", object).log("ignoring the {} annotation", LEGACY_OVERRIDE);
+        write(
+                node,
+                pool,
+                "OverrideAnnotationIgnored",
+                "Warning",
+                "the " + LEGACY_OVERRIDE + " annotation is ignored: create a GateOverride in the gatekeeper's"
+                        + " namespace instead (mcdhooks override --gate ... --release|--block --reason ...)",
+                clock.instant(),
+                object);
     }
 
     /** A verdict refused for its signature or age, as a Warning Event on the gate's Node or pool. */

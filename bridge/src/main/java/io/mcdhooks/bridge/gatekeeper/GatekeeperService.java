@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * The gatekeeper inside the bridge: its pure core ({@link Gatekeeper}, {@link VerdictScreen},
  * {@link AckedGates}) wired to its adapters, and the lifecycle and timers. In: UpdateHooks
  * ({@link HookRegistry}), gate requests and cluster changes from the bridge, verdicts
- * ({@link VerdictLog}), overrides from annotations, the passing of time. Out: decisions, to Kafka
+ * ({@link VerdictLog}), overrides ({@link GateOverrides}), the passing of time. Out: decisions, to Kafka
  * before anything else ({@link DecisionSink}); levers ({@link LeverReconciler}); Events
  * ({@link GateEvents}); refused records ({@link DeadLetterSink}); hook statuses
  * ({@link HookStatusWriter}). Runs on the bridge verticle's event loop, which owns all its state;
@@ -91,6 +91,7 @@ public final class GatekeeperService implements ClusterListener {
     private final HookLagSampler lag;
     private final HoldPolicy holdPolicy;
     private final HoldReporter holdReporter;
+    private final GateOverrides overrides;
     private final List<Long> timers = new ArrayList<>();
     /** The verdicts topic, followed from {@link #follow} on. */
     private VerdictLog verdicts;
@@ -137,6 +138,7 @@ public final class GatekeeperService implements ClusterListener {
                 settings.cluster(), new CloudEventsKafka(new MessageCodec()), gatekeeper::gate, hooks::keys);
         this.deadLetters = new DeadLetterSink(sender, settings.deadLetterTopic(), metrics);
         this.lag = new HookLagSampler(vertx, settings, metrics, clock);
+        this.overrides = new GateOverrides(client, kube, context, settings.namespace(), gatekeeper, clock);
     }
 
     public Gatekeeper gatekeeper() {
@@ -206,6 +208,13 @@ public final class GatekeeperService implements ClusterListener {
         lag.start(() -> gatekeeper.hooks().stream().map(RegisteredHook::name).toList());
         verdicts = KafkaVerdictLog.create(
                 vertx, settings.kafka(), settings.verdictsTopic(), "mcdhooks-gatekeeper-" + settings.cluster());
+        // Overrides only now: judged before the gates were rebuilt, each would name an unknown gate.
+        // Not waited for: without them (no GateOverride CRD yet) gates still open and close.
+        overrides
+                .start()
+                .onFailure(e -> LOG.atError()
+                        .setCause(e)
+                        .log("cannot watch GateOverrides: overrides wait until the CRD is installed"));
         return verdicts.follow(ends, this::onVerdictRecord);
     }
 
@@ -234,6 +243,7 @@ public final class GatekeeperService implements ClusterListener {
         levers.stop();
         holdPolicy.stop();
         lag.stop();
+        overrides.stop();
         Future<Void> consumer = verdicts == null ? Future.succeededFuture() : verdicts.close();
         return Future.join(consumer, kube.close()).mapEmpty();
     }
@@ -243,11 +253,11 @@ public final class GatekeeperService implements ClusterListener {
         gatekeeper.onGateRequest(request);
     }
 
-    /** A node changed: overrides on it, then its levers (and its pool's pause). */
+    /** A node changed: its levers (and its pool's pause). */
     @Override
     public void onNode(Node node) {
-        gatekeeper.onAnnotations(
-                node.getMetadata().getName(), node.getMetadata().getAnnotations());
+        events.legacyOverride(
+                node.getMetadata().getName(), null, node.getMetadata().getAnnotations());
         reconciler.nodeChanged(node);
     }
 
@@ -258,8 +268,8 @@ public final class GatekeeperService implements ClusterListener {
 
     @Override
     public void onPool(GenericKubernetesResource pool) {
-        gatekeeper.onAnnotations(
-                pool.getMetadata().getName(), pool.getMetadata().getAnnotations());
+        events.legacyOverride(
+                null, pool.getMetadata().getName(), pool.getMetadata().getAnnotations());
         reconciler.poolChanged(pool);
     }
 

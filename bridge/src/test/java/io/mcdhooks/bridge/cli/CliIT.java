@@ -1,13 +1,17 @@
 package io.mcdhooks.bridge.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.mcdhooks.bridge.gate.OverrideRequest;
+import io.mcdhooks.bridge.overrides.GateOverride;
+import io.mcdhooks.bridge.overrides.GateOverrideSpec;
+import io.mcdhooks.bridge.overrides.GateOverrideStatus;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
+import io.mcdhooks.sandbox.mco.Identity;
+import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.LifecycleEvent;
@@ -17,9 +21,13 @@ import io.mcdhooks.schemas.Transition;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.kafka.Topics;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -138,39 +146,92 @@ class CliIT {
     }
 
     @Test
-    void overrideAnnotatesTheGatesNodeWithWhoAndWhy() {
-        client.nodes()
-                .resource(new NodeBuilder()
-                        .withNewMetadata()
-                        .withName("worker-1")
-                        .endMetadata()
-                        .build())
-                .create();
-        OverrideCommand.clientForTests = client;
-        try {
-            Result result = cli(
-                    "override",
-                    "--gate",
-                    "c1/post-update/worker-1/rendered-worker-2",
-                    "--release",
-                    "--reason",
-                    "checked by hand",
-                    "--by",
-                    "alice");
+    void overrideCreatesAGateOverrideRequestedByWhoTheApiServerSaysAndReportsTheGatekeepersAnswer() throws Exception {
+        try (InMemoryCluster cluster = InMemoryCluster.start()) {
+            try (InputStream policy =
+                    Files.newInputStream(Path.of("..", "deploy", "admission", "v1", "gate-override-policy.yaml"))) {
+                cluster.client().load(policy).create();
+            }
+            String gate = "c1/post-update/worker-1/rendered-worker-2";
 
-            assertThat(result.code).as(result.err).isZero();
-            assertThat(client.nodes()
-                            .withName("worker-1")
-                            .get()
-                            .getMetadata()
-                            .getAnnotations()
-                            .get(OverrideRequest.ANNOTATION))
-                    .contains("\"action\":\"release\"")
-                    .contains("\"by\":\"alice\"")
-                    .contains("checked by hand");
-        } finally {
-            OverrideCommand.clientForTests = null;
+            // When an administrator asks, with no gatekeeper to answer
+            try (KubernetesClient alice = cluster.clientAs(Identity.user("alice", "mcdhooks-gate-overriders"))) {
+                OverrideCommand.clientForTests = alice;
+                Result result =
+                        cli("override", "--gate", gate, "--release", "--reason", "checked by hand", "--wait", "0s");
+
+                // Then the override names her as the API server knows her (not a kubeconfig's entry name)
+                assertThat(result.code).as(result.err).isZero();
+                assertThat(result.out)
+                        .contains("release " + gate + " by alice: checked by hand")
+                        .contains("not judged yet");
+                List<GateOverride> created = cluster.client()
+                        .resources(GateOverride.class)
+                        .inNamespace("mcdhooks")
+                        .list()
+                        .getItems();
+                assertThat(created).singleElement().satisfies(o -> {
+                    assertThat(o.getSpec().getGate()).isEqualTo(gate);
+                    assertThat(o.getSpec().getAction()).isEqualTo(GateOverrideSpec.Action.Release);
+                    assertThat(o.getSpec().getRequestedBy()).isEqualTo("alice");
+                    assertThat(o.getSpec().getReason()).isEqualTo("checked by hand");
+                });
+
+                // and when the gatekeeper refuses one, the command says why with its own exit code
+                cluster.interceptRequests((request, proceed) -> {
+                    var response = proceed.get();
+                    if (request.getMethod().equals("POST") && request.getPath().contains("/gateoverrides")) {
+                        refuseAll(cluster);
+                    }
+                    return response;
+                });
+                Result refused = cli("override", "--gate", gate, "--block", "--reason", "hold", "--wait", "30s");
+                assertThat(refused.code).isEqualTo(OverrideCommand.REFUSED);
+                assertThat(refused.out).contains("Refused: names no gate of this cluster");
+                cluster.interceptRequests(null);
+
+                // and a false --by is refused by the API server, naming who asked
+                Result lying = cli("override", "--gate", gate, "--release", "--reason", "x", "--by", "bob");
+                assertThat(lying.code).isEqualTo(Cli.KUBERNETES_FAILED);
+                assertThat(lying.err).contains("spec.requestedBy must be the requesting user, alice");
+            } finally {
+                OverrideCommand.clientForTests = null;
+            }
+
+            // and a node's credentials cannot override at all
+            try (KubernetesClient node = cluster.clientAs(Identity.node("worker-1"))) {
+                OverrideCommand.clientForTests = node;
+                Result result = cli("override", "--gate", gate, "--release", "--reason", "let me out");
+                assertThat(result.code).isEqualTo(Cli.KUBERNETES_FAILED);
+                assertThat(result.err).contains("a node's credentials cannot override a gate");
+            } finally {
+                OverrideCommand.clientForTests = null;
+            }
         }
+    }
+
+    /** Plays the gatekeeper refusing every override not yet judged, as its status write does. */
+    private static void refuseAll(InMemoryCluster cluster) {
+        Thread judge = new Thread(() -> await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            List<GateOverride> pending =
+                    cluster.client().resources(GateOverride.class).inNamespace("mcdhooks").list().getItems().stream()
+                            .filter(o -> o.getStatus() == null)
+                            .toList();
+            assertThat(pending).isNotEmpty();
+            for (GateOverride o : pending) {
+                cluster.client()
+                        .resources(GateOverride.class)
+                        .inNamespace("mcdhooks")
+                        .withName(o.getMetadata().getName())
+                        .editStatus(g -> {
+                            g.setStatus(new GateOverrideStatus(
+                                    GateOverrideStatus.Phase.Refused, "names no gate of this cluster", "now"));
+                            return g;
+                        });
+            }
+        }));
+        judge.setDaemon(true);
+        judge.start();
     }
 
     @Test

@@ -59,6 +59,11 @@ class ContainerfileTest {
             }
         }
         assertThat(stages).as("multi-stage").hasSize(2);
+        assertThat(stages)
+                .extracting(stage -> stage[0])
+                .as("every base pinned to an exact release (x.y or x.y.z) or a digest, never latest")
+                .allSatisfy(image -> assertThat(image).matches(".*(:[^:/]*\\d+\\.\\d+[^:/]*|@sha256:[0-9a-f]{64})$"))
+                .allSatisfy(image -> assertThat(image).doesNotContain(":latest"));
         String build = stages.get(0)[0];
         String runtime = stages.get(1)[0];
         assertThat(build).as("a Maven build stage on Java 17").contains("maven").contains("17");

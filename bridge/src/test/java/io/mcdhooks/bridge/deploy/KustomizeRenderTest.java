@@ -41,7 +41,8 @@ class KustomizeRenderTest {
 
         assertThat(objects).allSatisfy(KustomizeRenderTest::validInItsNamespace);
         assertThat(names(objects, "monitoring.coreos.com/v1/ServiceMonitor"))
-                .containsExactlyInAnyOrder("mcdhooks/mcdhooks-bridge", "mcdhooks/mcdhooks-hook-runners");
+                .as("each ServiceMonitor beside what it scrapes")
+                .containsExactlyInAnyOrder("mcdhooks/mcdhooks-bridge", "mcdhooks-hooks/mcdhooks-hook-runners");
         assertThat(names(objects, "monitoring.coreos.com/v1/PrometheusRule")).containsExactly("mcdhooks/mcdhooks");
         ConfigMap dashboard = one(objects, "v1/ConfigMap", "mcdhooks-rollout-dashboard", ConfigMap.class);
         assertThat(dashboard.getMetadata().getNamespace()).isEqualTo("openshift-config-managed");
@@ -123,7 +124,9 @@ class KustomizeRenderTest {
         if (Manifests.namespaced(d)) {
             assertThat(object.getMetadata().getNamespace())
                     .as(d.toString())
-                    .isIn("mcdhooks", "default", "openshift-config-managed");
+                    .satisfiesAnyOf(
+                            ns -> assertThat(ns).isIn(Manifests.NAMESPACES),
+                            ns -> assertThat(ns).isEqualTo("openshift-config-managed"));
         } else {
             assertThat(object.getMetadata().getNamespace()).as(d.toString()).isNull();
         }

@@ -21,7 +21,7 @@ class KustomizeTest {
 
     @Test
     void everyResourceAndPatchPathExists() throws Exception {
-        assertThat(Manifests.kustomizations()).hasSize(6);
+        assertThat(Manifests.kustomizations()).hasSize(8);
         for (Path kustomization : Manifests.kustomizations()) {
             JsonNode k = Manifests.YAML.readTree(kustomization.toFile());
             Path dir = kustomization.getParent();

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmiss
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.Role;
@@ -55,6 +56,14 @@ final class Manifests {
 
     static final Path BASE = DEPLOY.resolve("base");
 
+    /** The namespaces of mcd-update-hooks: Kafka, the bridge with its gate pods, the hooks. */
+    static final String KAFKA_NAMESPACE = "mcdhooks-kafka";
+
+    static final String BRIDGE_NAMESPACE = "mcdhooks";
+    static final String HOOKS_NAMESPACE = "mcdhooks-hooks";
+    /** Where namespaced objects may go: ours, and "default" for the Events Role. */
+    static final List<String> NAMESPACES = List.of(KAFKA_NAMESPACE, BRIDGE_NAMESPACE, HOOKS_NAMESPACE, "default");
+
     /** kind (apiVersion group/version) → model. */
     static final Map<String, Class<? extends HasMetadata>> MODELS = Map.ofEntries(
             Map.entry("v1/Namespace", Namespace.class),
@@ -63,6 +72,7 @@ final class Manifests {
             Map.entry("v1/Service", Service.class),
             Map.entry("apps/v1/Deployment", Deployment.class),
             Map.entry("apps/v1/DaemonSet", DaemonSet.class),
+            Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class),
             Map.entry("rbac.authorization.k8s.io/v1/ClusterRole", ClusterRole.class),
             Map.entry("rbac.authorization.k8s.io/v1/ClusterRoleBinding", ClusterRoleBinding.class),
             Map.entry("rbac.authorization.k8s.io/v1/Role", Role.class),
@@ -72,7 +82,8 @@ final class Manifests {
             Map.entry(
                     "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding",
                     ValidatingAdmissionPolicyBinding.class),
-            // v1beta1 (OpenShift 4.16) has the fields of v1: read strictly as v1, it has no other.
+            // v1beta1 (OpenShift 4.16) has the fields of v1: read strictly as v1, it has no other (fabric8 has no
+            // v1beta1 model; AdmissionPoliciesTest keeps the shipped copies equal).
             Map.entry(
                     "admissionregistration.k8s.io/v1beta1/ValidatingAdmissionPolicy", ValidatingAdmissionPolicy.class),
             Map.entry(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.strimzi.api.kafka.model.user.KafkaUser;
 import java.util.List;
@@ -43,11 +44,30 @@ class ManifestsTest {
         if (Manifests.namespaced(document)) {
             assertThat(object.getMetadata().getNamespace())
                     .as(document.toString())
-                    .isIn("mcdhooks", "default");
+                    .isIn(Manifests.NAMESPACES);
         } else {
             assertThat(object.getMetadata().getNamespace())
                     .as(document.toString())
                     .isNull();
+        }
+    }
+
+    @Test
+    void kafkaTheBridgeAndTheHooksEachHaveANamespaceOfTheirOwn() {
+        assertThat(Manifests.ofType(Namespace.class))
+                .extracting(n -> n.getMetadata().getName())
+                .containsExactlyInAnyOrder(
+                        Manifests.KAFKA_NAMESPACE, Manifests.BRIDGE_NAMESPACE, Manifests.HOOKS_NAMESPACE);
+        for (Manifests.Document d : Manifests.base()) {
+            String namespace = d.tree().path("metadata").path("namespace").asText();
+            String file = Manifests.BASE.relativize(d.file()).toString();
+            if (file.startsWith("kafka/")) {
+                assertThat(namespace).as(d.toString()).isEqualTo(Manifests.KAFKA_NAMESPACE);
+            } else if (file.startsWith("hooks/") && Manifests.namespaced(d)) {
+                assertThat(namespace).as(d.toString()).isEqualTo(Manifests.HOOKS_NAMESPACE);
+            } else if (file.startsWith("bridge/") && Manifests.namespaced(d)) {
+                assertThat(namespace).as(d.toString()).isIn(Manifests.BRIDGE_NAMESPACE, "default");
+            }
         }
     }
 

@@ -16,6 +16,7 @@ import io.mcdhooks.bridge.Leadership;
 import io.mcdhooks.bridge.gatekeeper.GateEvents;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.bridge.overrides.GateOverride;
 import java.lang.reflect.Field;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -67,7 +68,10 @@ class RbacTest {
                         HOOKS + "/updatehooks/get",
                         HOOKS + "/updatehooks/list",
                         HOOKS + "/updatehooks/watch",
-                        HOOKS + "/updatehooks/status/patch");
+                        HOOKS + "/updatehooks/status/patch",
+                        "admissionregistration.k8s.io/validatingadmissionpolicies[" + GateOverride.POLICY + "]/get",
+                        "admissionregistration.k8s.io/validatingadmissionpolicybindings[" + GateOverride.POLICY
+                                + "]/get");
     }
 
     @Test
@@ -82,7 +86,13 @@ class RbacTest {
                         "/pods/get",
                         "/pods/list",
                         "/pods/watch",
-                        "/secrets/get",
+                        "/secrets[mcdhooks-verification-keys]/get",
+                        "/secrets[mcdhooks-verification-keys]/list",
+                        "/secrets[mcdhooks-verification-keys]/watch",
+                        HOOKS + "/gateoverrides/get",
+                        HOOKS + "/gateoverrides/list",
+                        HOOKS + "/gateoverrides/watch",
+                        HOOKS + "/gateoverrides/status/patch",
                         "policy/poddisruptionbudgets/create",
                         "policy/poddisruptionbudgets/delete",
                         "policy/poddisruptionbudgets/get",
@@ -109,7 +119,28 @@ class RbacTest {
     }
 
     @Test
-    void bindingsGrantTheRolesToTheBridgeOnly() {
+    void overridesMayBeCreatedOnlyInTheGatekeepersNamespaceByTheOverridersGroup() {
+        ClusterRole role = Manifests.one(ClusterRole.class, GateOverride.POLICY);
+        assertThat(rules(role.getRules()))
+                .containsExactlyInAnyOrder(
+                        HOOKS + "/gateoverrides/create",
+                        HOOKS + "/gateoverrides/get",
+                        HOOKS + "/gateoverrides/list",
+                        HOOKS + "/gateoverrides/watch",
+                        HOOKS + "/gateoverrides/delete");
+        RoleBinding binding = Manifests.one(RoleBinding.class, GateOverride.POLICY);
+        assertThat(binding.getMetadata().getNamespace())
+                .isEqualTo(WorkloadsTest.bridge().getMetadata().getNamespace());
+        assertThat(binding.getRoleRef().getName()).isEqualTo(GateOverride.POLICY);
+        assertThat(binding.getSubjects())
+                .extracting(Subject::getKind, Subject::getName)
+                .containsExactly(Tuple.tuple("Group", "mcdhooks-gate-overriders"));
+        assertThat(Manifests.ofType(ClusterRoleBinding.class))
+                .noneMatch(b -> b.getRoleRef().getName().equals(GateOverride.POLICY));
+    }
+
+    @Test
+    void bindingsGrantTheBridgesRolesToTheBridgeOnly() {
         ServiceAccount account = Manifests.one(ServiceAccount.class, WorkloadsTest.BRIDGE);
         for (ClusterRoleBinding b : Manifests.ofType(ClusterRoleBinding.class)) {
             assertRefersToExisting(b.getRoleRef(), null);
@@ -119,7 +150,9 @@ class RbacTest {
                             account.getMetadata().getName(),
                             account.getMetadata().getNamespace()));
         }
-        List<RoleBinding> bindings = Manifests.ofType(RoleBinding.class);
+        List<RoleBinding> bindings = Manifests.ofType(RoleBinding.class).stream()
+                .filter(b -> !b.getRoleRef().getName().equals(GateOverride.POLICY))
+                .toList();
         assertThat(bindings).hasSize(2);
         for (RoleBinding b : bindings) {
             assertRefersToExisting(b.getRoleRef(), b.getMetadata().getNamespace());
@@ -153,7 +186,7 @@ class RbacTest {
         for (String line :
                 Manifests.read(Path.of("..", "docs", "operations.md")).lines().toList()) {
             if (line.startsWith("#")) {
-                inSection = line.matches("#+ Permissions.*");
+                inSection = line.matches("#+ Permissions");
                 continue;
             }
             if (!inSection || !line.startsWith("| `")) {

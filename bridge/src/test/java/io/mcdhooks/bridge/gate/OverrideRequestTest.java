@@ -3,49 +3,78 @@ package io.mcdhooks.bridge.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateDecision.Decision;
+import io.mcdhooks.schemas.Stage;
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
+/** Which overrides a gate takes: only one naming an open gate of this cluster, and each only once. */
 class OverrideRequestTest {
 
-    @Test
-    void readsWhatItWrites() {
-        OverrideRequest request = new OverrideRequest(
-                "prod-1/post-update/worker-3/rendered-worker-2f", true, "alice", "checked by hand, INC-4711");
+    private final List<GateDecision> decided = new ArrayList<>();
+    private final Gatekeeper gatekeeper = new Gatekeeper("c1", Clock.fixed(Gates.T0, ZoneOffset.UTC), decided::add);
 
-        assertThat(OverrideRequest.parse(request.toJson())).isEqualTo(request);
+    @Test
+    void everyMissingFieldIsNamedAndTheActionIsReleaseOrBlock() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> OverrideRequest.of("g", null, " ", null))
+                .withMessage("the override needs action, requestedBy, reason");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> OverrideRequest.of("g", "release", "alice", "why"))
+                .withMessage("action must be Release or Block, not 'release'");
+        assertThat(OverrideRequest.of("g", "Block", "alice", "why"))
+                .isEqualTo(new OverrideRequest("g", false, "alice", "why"));
     }
 
     @Test
-    void aBlockIsNotARelease() {
-        assertThat(OverrideRequest.parse(
-                                "{\"gate\": \"g\", \"action\": \"block\", \"by\": \"bob\", \"reason\": \"wait\"}")
-                        .release())
-                .isFalse();
+    void anOverrideOfAnOpenGateDecidesItAndNamesWhoAsked() {
+        String gate = openPoolGate();
+
+        OverrideRequest.Outcome outcome = gatekeeper.onOverride(new OverrideRequest(gate, true, "alice", "by hand"));
+
+        assertThat(outcome).isEqualTo(OverrideRequest.Outcome.APPLIED);
+        GateDecision last = decided.get(decided.size() - 1);
+        assertThat(last.decision()).isEqualTo(Decision.OVERRIDDEN);
+        assertThat(last.released()).isTrue();
+        assertThat(last.override().by()).isEqualTo("alice");
+        assertThat(last.override().reason()).isEqualTo("by hand");
     }
 
     @Test
-    void namesEveryMissingField() {
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> OverrideRequest.parse("{\"gate\": \"g\", \"by\": \" \"}"))
-                .withMessage("mcdhooks.io/override needs action (a non-empty string), by (a non-empty string), "
-                        + "reason (a non-empty string)");
+    void anOverrideNamingNoGateOfThisClusterChangesNothing() {
+        String gate = openPoolGate();
+        int before = decided.size();
+
+        assertThat(gatekeeper.onOverride(new OverrideRequest("c2" + gate.substring(2), true, "alice", "x")))
+                .isEqualTo(OverrideRequest.Outcome.UNKNOWN_GATE);
+        assertThat(gatekeeper.onOverride(new OverrideRequest(gate + "-other", true, "alice", "x")))
+                .isEqualTo(OverrideRequest.Outcome.UNKNOWN_GATE);
+        assertThat(decided).hasSize(before);
+        assertThat(gatekeeper.gate(gate).released()).isFalse();
     }
 
     @Test
-    void refusesAnUnknownAction() {
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> OverrideRequest.parse(
-                        "{\"gate\": \"g\", \"action\": \"open\", \"by\": \"bob\", \"reason\": \"why not\"}"))
-                .withMessageContaining("action must be release or block, not 'open'");
+    void aReleasedGateTakesNoFurtherOverrideButTheSameOneSeenAgainStands() {
+        String gate = openPoolGate();
+        gatekeeper.onOverride(new OverrideRequest(gate, true, "alice", "by hand"));
+        int before = decided.size();
+
+        assertThat(gatekeeper.onOverride(new OverrideRequest(gate, true, "alice", "by hand")))
+                .isEqualTo(OverrideRequest.Outcome.UNCHANGED);
+        assertThat(gatekeeper.onOverride(new OverrideRequest(gate, false, "mallory", "block it again")))
+                .isEqualTo(OverrideRequest.Outcome.NOT_OPEN);
+        assertThat(decided).hasSize(before);
+        assertThat(gatekeeper.gate(gate).released()).isTrue();
     }
 
-    @Test
-    void refusesWhatIsNotAJsonObject() {
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> OverrideRequest.parse("release please"))
-                .withMessageContaining("is not JSON");
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> OverrideRequest.parse("[1]"))
-                .withMessageContaining("must be a JSON object");
+    private String openPoolGate() {
+        gatekeeper.putHook(Gates.hook("kmod-check", Stage.POOL_PRE_UPDATE));
+        var request = Gates.request(Stage.POOL_PRE_UPDATE, 1);
+        gatekeeper.onGateRequest(request);
+        return request.gateId();
     }
 }

@@ -28,9 +28,14 @@ import java.util.concurrent.CompletionStage;
  * A hook behind a URL: POSTs each GateRequest as a structured-mode CloudEvent and reads the verdict
  * from a 2xx response body: {@code {"outcome":"PASS"|"FAIL","reason":"...","message":"...",
  * "retryAfterSeconds":n}} (a full Verdict is fine too; other fields are ignored). Any other status,
- * a connection error or an unreadable body is a transient error, retried with back-off.
+ * a connection error, an unreadable body or one larger than {@value #MAX_RESPONSE_BYTES} bytes is
+ * a transient error, retried with back-off. Only {@code https://} URLs: the request names the
+ * cluster, its nodes and configs, and the answer decides a gate.
  */
 public final class HttpHook implements Hook {
+
+    /** A verdict is a few hundred bytes; anything near this is not one. */
+    public static final int MAX_RESPONSE_BYTES = 64 * 1024;
 
     private static final ObjectMapper MAPPER = MessageCodec.newObjectMapper();
 
@@ -43,6 +48,9 @@ public final class HttpHook implements Hook {
 
     /** @param caFile PEM CA bundle that signs the server's certificate; {@code null}: the JVM's trust store */
     public HttpHook(Vertx vertx, String hookName, GateSelector selector, URI url, Path caFile, Duration timeout) {
+        if (!"https".equals(url.getScheme())) {
+            throw new IllegalArgumentException("a hook's URL must be https://, not " + url);
+        }
         this.selector = selector;
         this.url = url;
         this.source = URI.create("/hooks/" + hookName);
@@ -65,6 +73,7 @@ public final class HttpHook implements Hook {
         return client.postAbs(url.toString())
                 .putHeader("content-type", StructuredCloudEvent.CONTENT_TYPE)
                 .timeout(timeout.toMillis())
+                .as(LimitedBody.codec(MAX_RESPONSE_BYTES))
                 .sendBuffer(Buffer.buffer(body))
                 .compose(HttpHook::decide)
                 .toCompletionStage();

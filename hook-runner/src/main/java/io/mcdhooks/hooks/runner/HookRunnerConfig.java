@@ -52,6 +52,7 @@ public record HookRunnerConfig(
         BuiltInHookConfig builtInHook,
         KafkaSettings kafka,
         OptionalInt httpPort,
+        String httpHost,
         Path signingKeyFile,
         String signingKeyId) {
 
@@ -98,7 +99,7 @@ public record HookRunnerConfig(
             Setting.of("MCDHOOKS_SHUTDOWN_TIMEOUT", POSITIVE).orElse("30s");
     public static final Setting<String> EXEC_COMMAND = Setting.of("MCDHOOKS_EXEC_COMMAND", COMMAND);
     public static final Setting<Duration> RECHECK_AFTER = Setting.of("MCDHOOKS_RECHECK_AFTER", POSITIVE);
-    public static final Setting<URI> HTTP_URL = Setting.of("MCDHOOKS_HTTP_URL", Grammar.httpUrl());
+    public static final Setting<URI> HTTP_URL = Setting.of("MCDHOOKS_HTTP_URL", Grammar.httpsUrl());
     public static final Setting<Path> HTTP_CA_FILE = Setting.of("MCDHOOKS_HTTP_CA_FILE", Grammar.readableFile());
     public static final Setting<String> KMOD_CATALOG =
             Setting.of("MCDHOOKS_KMOD_CATALOG", Grammar.text("a catalog file's path or an http(s) URL"));
@@ -129,6 +130,10 @@ public record HookRunnerConfig(
                     "MCDHOOKS_HTTP_PORT",
                     Grammar.of("off, or a whole number from 0 to 65535", HookRunnerConfig::portOrOff))
             .orElse("8080");
+    /** Where the HTTP endpoints listen: every address by default, as Prometheus scrapes the pod's IP. */
+    public static final Setting<String> HTTP_HOST =
+            Setting.of("MCDHOOKS_HTTP_HOST", Grammar.listenHost()).orElse("0.0.0.0");
+
     public static final Setting<Path> SIGNING_KEY_FILE =
             Setting.of("MCDHOOKS_SIGNING_KEY_FILE", Grammar.readableFile());
     public static final Setting<String> SIGNING_KEY_ID = Setting.of(
@@ -171,6 +176,7 @@ public record HookRunnerConfig(
             SELFCHECK_COMMAND,
             SELFCHECK_URL,
             HTTP_PORT,
+            HTTP_HOST,
             SIGNING_KEY_FILE,
             SIGNING_KEY_ID);
 
@@ -240,6 +246,7 @@ public record HookRunnerConfig(
                 kind == null ? null : builtInHook(kind, settings),
                 kafka,
                 settings.get(HTTP_PORT),
+                settings.get(HTTP_HOST),
                 keyFile,
                 keyFile == null ? null : keyId == null ? keyFile.getFileName().toString() : keyId);
     }

@@ -87,7 +87,7 @@ public final class Main {
         AtomicBoolean ready = new AtomicBoolean();
         OptionalInt port = config.httpPort();
         if (port.isPresent()) {
-            RunnerEndpoints.serve(vertx, port.getAsInt(), registry, ready::get)
+            RunnerEndpoints.serve(vertx, config.httpHost(), port.getAsInt(), registry, ready::get)
                     .onFailure(e -> LOG.atError()
                             .setCause(e)
                             .log("cannot serve health and metrics on port {}", port.getAsInt()));

@@ -37,9 +37,9 @@ public final class RunnerEndpoints {
                 .register(registry);
     }
 
-    /** Serves the endpoints on {@code port} (0: any free port). */
+    /** Serves the endpoints on {@code host}:{@code port} (0: any free port). */
     public static Future<HttpServer> serve(
-            Vertx vertx, int port, PrometheusMeterRegistry registry, BooleanSupplier ready) {
+            Vertx vertx, String host, int port, PrometheusMeterRegistry registry, BooleanSupplier ready) {
         return vertx.createHttpServer()
                 .requestHandler(request -> {
                     switch (request.path()) {
@@ -55,6 +55,6 @@ public final class RunnerEndpoints {
                         default -> request.response().setStatusCode(404).end();
                     }
                 })
-                .listen(port, "0.0.0.0");
+                .listen(port, host);
     }
 }

@@ -181,7 +181,16 @@ class HookRunnerConfigTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("KAFKA_BOOTSTRAP_SERVERS");
         assertThatThrownBy(() -> HookRunnerConfig.fromEnvironment(env("MCDHOOKS_HOOK_KIND", "http")))
-                .hasMessage("MCDHOOKS_HTTP_URL is required: expected an http:// or https:// URL");
+                .hasMessage("MCDHOOKS_HTTP_URL is required: expected an https:// URL (http:// is refused)");
+        assertThatThrownBy(() -> HookRunnerConfig.fromEnvironment(
+                        env("MCDHOOKS_HOOK_KIND", "http", "MCDHOOKS_HTTP_URL", "http://hook.example/check")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("MCDHOOKS_HTTP_URL")
+                .hasMessageContaining("expected an https:// URL (http:// is refused)");
+        assertThatThrownBy(() -> HookRunnerConfig.fromEnvironment(env("MCDHOOKS_HTTP_HOST", "every address")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("MCDHOOKS_HTTP_HOST")
+                .hasMessageContaining("expected an IP address");
         assertThatThrownBy(() -> HookRunnerConfig.fromEnvironment(
                         env("MCDHOOKS_HOOK_KIND", "selfcheck", "MCDHOOKS_SELFCHECK_COMMAND", "true")))
                 .hasMessageStartingWith("MCDHOOKS_NODE_NAME is required for a selfcheck hook");

@@ -23,8 +23,8 @@ class RunnerEndpointsTest {
             gauges.running(3);
             RunnerEndpoints.bind(registry, "kmod-check", gauges);
             boolean[] ready = {false};
-            HttpServer server =
-                    RunnerEndpoints.serve(vertx, 0, registry, () -> ready[0]).await();
+            HttpServer server = RunnerEndpoints.serve(vertx, "127.0.0.1", 0, registry, () -> ready[0])
+                    .await();
 
             assertThat(get(server, "/healthz").statusCode()).isEqualTo(200);
             assertThat(get(server, "/readyz").statusCode()).isEqualTo(503);

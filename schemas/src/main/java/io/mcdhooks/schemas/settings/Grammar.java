@@ -7,6 +7,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,10 @@ public final class Grammar<T> {
 
     private static final Pattern DURATION = Pattern.compile("([0-9]{1,9})(ms|s|m|h|d)");
     private static final Pattern WHOLE_NUMBER = Pattern.compile("-?[0-9]{1,10}");
+    private static final Pattern IPV4 = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
+    private static final Pattern IPV6 = Pattern.compile("[0-9a-fA-F:.]{2,45}");
+    private static final Pattern HOST_NAME = Pattern.compile(
+            "(?=.{1,253}$)[a-zA-Z0-9]([-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?(\\.[a-zA-Z0-9]([-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?)*");
 
     private final String accepted;
     private final Function<String, T> parse;
@@ -190,6 +195,33 @@ public final class Grammar<T> {
                 throw new IllegalArgumentException();
             }
             return uri;
+        });
+    }
+
+    /** An {@code https://} URL with a host: what leaves the cluster's trust boundary is encrypted. */
+    public static Grammar<URI> httpsUrl() {
+        return of("an https:// URL (http:// is refused)", text -> {
+            URI uri = httpUrl().parse(text);
+            if (!"https".equals(uri.getScheme())) {
+                throw new IllegalArgumentException();
+            }
+            return uri;
+        });
+    }
+
+    /**
+     * An address to listen on: an IPv4 or IPv6 literal ({@code 0.0.0.0} and {@code ::} for every
+     * address, {@code 127.0.0.1} for this host only) or a host name.
+     */
+    public static Grammar<String> listenHost() {
+        return of("an IP address (0.0.0.0, ::, 127.0.0.1, ...) or a host name", text -> {
+            boolean ipv4 = IPV4.matcher(text).matches()
+                    && Arrays.stream(text.split("\\.")).allMatch(o -> Integer.parseInt(o) <= 255);
+            boolean ipv6 = text.contains(":") && IPV6.matcher(text).matches();
+            if (!ipv4 && !ipv6 && !(HOST_NAME.matcher(text).matches() && !text.matches("[0-9.]+"))) {
+                throw new IllegalArgumentException();
+            }
+            return text;
         });
     }
 

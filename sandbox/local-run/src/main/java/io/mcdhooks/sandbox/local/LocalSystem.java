@@ -55,6 +55,10 @@ import org.slf4j.LoggerFactory;
 public final class LocalSystem implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LocalSystem.class);
+    /** Files of deploy/admission/v1 (copied onto the classpath by the build), installed in the in-memory cluster. */
+    private static final List<String> ADMISSION_POLICIES =
+            List.of("gate-override-policy.yaml", "bridge-levers-policy.yaml");
+
     static final String CLUSTER = "local";
     static final String NAMESPACE = "mcdhooks";
     static final String MACHINE_CONFIG = "99-worker-realtime";
@@ -137,6 +141,7 @@ public final class LocalSystem implements AutoCloseable {
                         .daemonSetPodsPerNode(1)
                         .build()
                         .apply(client);
+                installAdmissionPolicies(client);
                 mco = McoSimulator.start(client, SimulatorConfig.defaults().withTimeScale(config.timeScale()));
                 installHoldPolicy();
                 note("in-memory cluster at " + cluster.url() + ": " + config.masters() + " masters, "
@@ -180,6 +185,8 @@ public final class LocalSystem implements AutoCloseable {
         env.put("MCDHOOKS_CLUSTER", env.getOrDefault("MCDHOOKS_CLUSTER", CLUSTER));
         env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
         env.put("MCDHOOKS_HTTP_PORT", Integer.toString(config.httpPort()));
+        // The status page is for this machine only.
+        env.put("MCDHOOKS_HTTP_HOST", "127.0.0.1");
         env.put("MCDHOOKS_CREATE_TOPICS", "true");
         env.put("MCDHOOKS_TOPIC_PARTITIONS", "3");
         env.put("MCDHOOKS_NAMESPACE", NAMESPACE);
@@ -313,6 +320,20 @@ public final class LocalSystem implements AutoCloseable {
 
     public KubernetesClient client() {
         return client;
+    }
+
+    /** The ValidatingAdmissionPolicies of deploy/admission/v1, enforced by the in-memory cluster as on a real one. */
+    private static void installAdmissionPolicies(KubernetesClient client) {
+        for (String file : ADMISSION_POLICIES) {
+            try (InputStream in = LocalSystem.class.getResourceAsStream("/deploy/admission/v1/" + file)) {
+                if (in == null) {
+                    throw new IllegalStateException("deploy/admission/v1/" + file + " is not on the classpath");
+                }
+                client.load(in).create();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 
     /** Writes a kubeconfig for the in-memory cluster, for tools run beside the local run. */

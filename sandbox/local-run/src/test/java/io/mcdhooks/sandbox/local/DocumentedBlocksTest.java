@@ -3,7 +3,9 @@ package io.mcdhooks.sandbox.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.mcdhooks.bridge.gate.OverrideRequest;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.mcdhooks.bridge.overrides.GateOverride;
+import io.mcdhooks.bridge.overrides.GateOverrideSpec;
 import io.mcdhooks.hooks.examples.ModuleCatalog;
 import io.mcdhooks.sandbox.local.DocBlocks.Block;
 import io.mcdhooks.schemas.Outcome;
@@ -228,7 +230,7 @@ class DocumentedBlocksTest {
                             .forEach(m -> assertThat(REPO.resolve(m.group(1))).isRegularFile())),
             new Claim(
                     "docs/operations.md",
-                    "oc -n mcdhooks extract",
+                    "oc -n mcdhooks-kafka extract",
                     "no OpenShift here: the Secrets, user and topic exist",
                     b -> {
                         assertThat(read("deploy/base/kafka/users.yaml")).contains("name: mcdhooks-observer");
@@ -238,20 +240,30 @@ class DocumentedBlocksTest {
                         assertThat(b.text())
                                 .contains("secret/mcdhooks-observer")
                                 .contains("secret/mcdhooks-cluster-ca-cert")
-                                .contains("mcdhooks-kafka-bootstrap.mcdhooks.svc:9093")
+                                .contains("mcdhooks-kafka-bootstrap.mcdhooks-kafka.svc:9093")
                                 .contains("-t " + Topics.GATE_DECISIONS);
                     }),
             new Claim(
                     "docs/operations.md",
-                    "oc annotate node",
-                    "no OpenShift here: the value reads as an override",
+                    "bridge/mcdhooks override --gate <gate id>",
+                    "the override of docs/observability.md's block, which DocumentedExamplesIT runs",
+                    b -> assertThat(DocBlocks.find("docs/observability.md", "bridge/mcdhooks")
+                                    .text())
+                            .contains(b.text()
+                                    .trim()
+                                    .replace("<gate id>", "prod-1/post-update/worker-3/rendered-worker-2f…")
+                                    .replace(", INC-4711", ""))),
+            new Claim(
+                    "docs/operations.md",
+                    "apiVersion: mcdhooks.io/v1alpha1\nkind: GateOverride",
+                    "no OpenShift here: reads as the GateOverride the CLI creates",
                     b -> {
-                        Matcher m = Pattern.compile("(\\S+)='(\\{.*})'").matcher(b.text());
-                        assertThat(m.find()).isTrue();
-                        assertThat(m.group(1)).isEqualTo(OverrideRequest.ANNOTATION);
-                        OverrideRequest request = OverrideRequest.parse(m.group(2));
-                        assertThat(request.release()).isTrue();
-                        assertThat(request.by()).isEqualTo("alice");
+                        GateOverride override = new KubernetesSerialization().unmarshal(b.text(), GateOverride.class);
+                        assertThat(override.getMetadata().getNamespace()).isEqualTo("mcdhooks");
+                        assertThat(override.getSpec().getAction()).isEqualTo(GateOverrideSpec.Action.Release);
+                        assertThat(override.getSpec().getRequestedBy()).isEqualTo("alice");
+                        assertThat(override.getSpec().getGate()).isNotBlank();
+                        assertThat(override.getSpec().getReason()).isNotBlank();
                     }),
             faultsCommand("README.md", "mvn -B -pl sandbox/fault-injection"),
             faultsCommand("docs/reliability.md", "# short form"),

@@ -3,6 +3,7 @@ package io.mcdhooks.sandbox.mco;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicy;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmissionPolicyBinding;
+import io.fabric8.kubernetes.api.model.authentication.SelfSubjectReviewBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.crud.Attribute;
@@ -52,6 +53,7 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     private static final String NAME = "name";
 
     private static final String ADMISSION_PATH = "/apis/" + CompiledPolicy.GROUP + "/";
+    private static final String SELF_SUBJECT_REVIEWS = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
     private static final JsonMapper TREES = JsonMapper.builder().build();
     private static final KubernetesSerialization MODELS = new KubernetesSerialization();
 
@@ -113,6 +115,9 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         if (method.equals("GET")) {
             return super.dispatch(request);
         }
+        if (method.equals("POST") && request.getPath().startsWith(SELF_SUBJECT_REVIEWS)) {
+            return selfSubjectReview(user);
+        }
         Write write = new Write(user, method);
         CURRENT.set(write);
         try {
@@ -129,6 +134,26 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         } finally {
             CURRENT.remove();
         }
+    }
+
+    /**
+     * "Who am I": kube-apiserver answers a SelfSubjectReview with the request's own user, and
+     * stores nothing ({@code pkg/registry/authentication/selfsubjectreview/rest.go} {@code Create}).
+     */
+    private static MockResponse selfSubjectReview(Identity user) {
+        var review = new SelfSubjectReviewBuilder()
+                .withNewStatus()
+                .withNewUserInfo()
+                .withUsername(user.username())
+                .withGroups(user.groups())
+                .withExtra(user.extra())
+                .endUserInfo()
+                .endStatus()
+                .build();
+        return new MockResponse()
+                .setResponseCode(201)
+                .setHeader("Content-Type", "application/json")
+                .setBody(MODELS.asJson(review));
     }
 
     /** A POST to a subresource the store does not keep ({@code pods/eviction}): its body is the object. */

@@ -79,9 +79,13 @@ final class WorkQueue {
     }
 
     synchronized void addRateLimited(String key) {
-        int n = failures.merge(key, 1, Integer::sum) - 1;
-        Duration delay = n >= 40 ? MAX : BASE.multipliedBy(1L << Math.min(n, 40));
-        addAfter(key, delay.compareTo(MAX) > 0 ? MAX : delay);
+        addAfter(key, backoff(failures.merge(key, 1, Integer::sum) - 1));
+    }
+
+    /** The delay after {@code requeues} earlier rate-limited adds of a key: 5 ms·2ⁿ, at most 1000 s. */
+    static Duration backoff(int requeues) {
+        Duration delay = requeues >= 40 ? MAX : BASE.multipliedBy(1L << requeues);
+        return delay.compareTo(MAX) > 0 ? MAX : delay;
     }
 
     synchronized void forget(String key) {
