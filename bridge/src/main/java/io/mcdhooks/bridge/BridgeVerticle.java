@@ -173,7 +173,7 @@ public final class BridgeVerticle extends VerticleBase {
                         listeners.stream().map(ClusterListener::startWatching).toList()))
                 .compose(v -> vertx.executeBlocking(this::readBack))
                 .compose(recovered -> {
-                    recovered.messages().forEach(this::recover);
+                    recovered.messages().forEach(r -> recover(r.message()));
                     listeners.forEach(l -> l.recover(recovered.messages()));
                     LOG.atInfo()
                             .addKeyValue("messages", recovered.messages().size())
@@ -237,7 +237,7 @@ public final class BridgeVerticle extends VerticleBase {
     }
 
     /** What a restart reads back, and where each partition's read stopped. */
-    private record ReadBack(List<Message> messages, Map<TopicPartition, Long> ends) {}
+    private record ReadBack(List<PublishedLog.Recovered> messages, Map<TopicPartition, Long> ends) {}
 
     private ReadBack readBack() {
         List<String> topics = new ArrayList<>(List.of(config.lifecycleTopic(), config.gateRequestsTopic()));
@@ -245,7 +245,7 @@ public final class BridgeVerticle extends VerticleBase {
             topics.add(config.decisionsTopic());
             topics.add(config.verdictsTopic());
         }
-        List<Message> recovered = new ArrayList<>();
+        List<PublishedLog.Recovered> recovered = new ArrayList<>();
         Map<TopicPartition, Long> ends = PublishedLog.read(
                 config.kafka(),
                 topics,

@@ -12,6 +12,7 @@ import io.mcdhooks.bridge.cli.Cli;
 import io.mcdhooks.bridge.gate.GateObjects;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.gate.OverrideRequest;
+import io.mcdhooks.bridge.gate.VerificationKeys;
 import io.mcdhooks.bridge.gate.WhyHeld;
 import io.mcdhooks.bridge.gatekeeper.GatekeeperService;
 import io.mcdhooks.bridge.hooks.UpdateHook;
@@ -582,35 +583,38 @@ class GatekeeperIT {
         assertThat(decisions(Stage.POOL_PRE_UPDATE)).noneMatch(GateDecision::released);
         assertThat(poolPaused()).isTrue();
         assertThat(workers()).noneMatch(n -> !oldConfig.equals(annotation(n, McoApi.DESIRED_CONFIG)));
+
+        // And a restart reading them all back releases nothing either
+        vertx.close().await();
+        vertx = Vertx.vertx();
+        BridgeVerticle restarted = deployBridge();
+        await().atMost(Duration.ofSeconds(60)).until(restarted::ready);
+        assertThat(restarted.gatekeeper().gatekeeper().gate(request.gateId()))
+                .satisfies(g -> assertThat(g.released()).isFalse());
+        assertThat(decisions(Stage.POOL_PRE_UPDATE)).noneMatch(GateDecision::released);
+        assertThat(poolPaused()).isTrue();
         hook.answer(request, Outcome.PASS);
         await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.RELEASED));
     }
 
     @Test
-    void aHookThatSignsIsHeardOnlyThroughItsSignatureAndForgedUnsignedAndReplayedVerdictsAreRefused() throws Exception {
-        // Given a hook that must sign, its public key in a Secret, and its key with the hook
+    void aHookThatSignsIsHeardOnlyThroughItsSignatureLiveAndAfterARestartAndWaitsForANewKey() throws Exception {
+        // Given a hook that must sign, its public key in the keys Secret, and its key with the hook
         KeyPair hookKey = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
         KeyPair strangerKey = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+        KeyPair nextKey = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
         client.secrets()
                 .inNamespace(NAMESPACE)
                 .resource(new SecretBuilder()
                         .withNewMetadata()
-                        .withName("kmod-keys")
+                        .withName(VerificationKeys.SECRET)
                         .withNamespace(NAMESPACE)
                         .endMetadata()
-                        .addToData(
-                                "2026-11",
-                                Base64.getEncoder()
-                                        .encodeToString(VerdictSignatures.pem(
-                                                        "PUBLIC KEY",
-                                                        hookKey.getPublic().getEncoded())
-                                                .getBytes()))
+                        .addToData("kmod-check.2026-11", publicPem(hookKey))
                         .build())
                 .create();
         registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> {
-            UpdateHookSpec.Signature signature = new UpdateHookSpec.Signature();
-            signature.setPublicKeysSecret("kmod-keys");
-            spec.setSignature(signature);
+            spec.setSignature(new UpdateHookSpec.Signature());
         });
         hook = hook("kmod-check", r -> Optional.of(Outcome.FAIL));
         hook.signWith(hookKey.getPrivate(), "2026-11");
@@ -662,9 +666,47 @@ class GatekeeperIT {
                                 .count()
                         == 3);
 
-        // And the hook's own signed PASS releases the gate
+        // And when the gatekeeper restarts (a failover), reading those forgeries back, the gate stays held
+        int decisionsBefore = reader.poll().size();
+        vertx.close().await();
+        vertx = Vertx.vertx();
+        BridgeVerticle restarted = deployBridge();
+        await().atMost(Duration.ofSeconds(30)).until(restarted::ready);
+        await().during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> restarted.gatekeeper().gatekeeper().gates().stream()
+                        .filter(g -> g.id().equals(request.gateId()))
+                        .allMatch(g -> !g.released()));
+        assertThat(reader.poll()).hasSize(decisionsBefore);
+        assertThat(poolPaused()).isTrue();
+
+        // And a PASS signed with a key the gatekeeper does not know yet waits for it, refused by nobody
+        long refusedAfterRestart = restarted.gatekeeper().deadLettered();
+        hook.script(r -> Optional.of(Outcome.PASS));
+        hook.signWith(nextKey.getPrivate(), "2026-12");
         hook.answer(request, Outcome.PASS);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> restarted.gatekeeper().verdictRecords() >= 1);
+        assertThat(restarted.gatekeeper().deadLettered()).isEqualTo(refusedAfterRestart);
+        assertThat(decided(Stage.POOL_PRE_UPDATE, Decision.RELEASED)).isFalse();
+
+        // And once the keys Secret has the new key, that PASS releases the gate
+        client.secrets()
+                .inNamespace(NAMESPACE)
+                .withName(VerificationKeys.SECRET)
+                .edit(secret -> {
+                    secret.getData().put("kmod-check.2026-12", publicPem(nextKey));
+                    return secret;
+                });
         await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.RELEASED));
+        assertThat(restarted.gatekeeper().deadLettered()).isEqualTo(refusedAfterRestart);
+    }
+
+    private static String publicPem(KeyPair key) {
+        return Base64.getEncoder()
+                .encodeToString(
+                        VerdictSignatures.pem("PUBLIC KEY", key.getPublic().getEncoded())
+                                .getBytes(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -34,7 +34,7 @@ final class KafkaView {
                 cli.timeout,
                 new CloudEventsKafka(new MessageCodec()),
                 Clock.systemUTC(),
-                messages::add);
+                r -> messages.add(r.message()));
         for (Message m : messages) {
             if (m instanceof LifecycleEvent e) {
                 String key = e.cluster() + "/" + e.object().name();

@@ -52,20 +52,24 @@ public final class VerdictScreen {
     /** Another cluster's verdict: nothing to do here. */
     public record OtherCluster(Verdict verdict) implements Screened {}
 
+    /** The reason of a verdict signed with a key id its hook has no key under (yet). */
+    public static final String UNKNOWN_KEY = "SIGNATURE_UNKNOWN_KEY";
+
     private final String cluster;
     private final CloudEventsKafka cloudEvents;
     private final Function<String, Gate> gates;
-    private final Function<String, Map<String, PublicKey>> keys;
+    private final Function<Verdict, Map<String, PublicKey>> keys;
 
     /**
      * @param gates the gates by id, as the gatekeeper holds them
-     * @param keys  a signed hook's public keys by key id; empty when none are known (yet)
+     * @param keys  the public keys by key id that may sign a verdict (its hook's, less those
+     *              bound to other nodes); empty when none are known (yet)
      */
     public VerdictScreen(
             String cluster,
             CloudEventsKafka cloudEvents,
             Function<String, Gate> gates,
-            Function<String, Map<String, PublicKey>> keys) {
+            Function<Verdict, Map<String, PublicKey>> keys) {
         this.cluster = cluster;
         this.cloudEvents = cloudEvents;
         this.gates = gates;
@@ -106,7 +110,7 @@ public final class VerdictScreen {
         if (slot == null || !slot.signed()) {
             return null;
         }
-        Map<String, PublicKey> hookKeys = keys.apply(verdict.hook());
+        Map<String, PublicKey> hookKeys = keys.apply(verdict);
         VerdictSignatures.Check check = VerdictSignatures.verify(verdict, jws, hookKeys == null ? Map.of() : hookKeys);
         if (check != VerdictSignatures.Check.VALID) {
             return "SIGNATURE_" + check;

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.ClusterListener;
 import io.mcdhooks.bridge.GatePolicy;
 import io.mcdhooks.bridge.gate.AckedGates;
+import io.mcdhooks.bridge.gate.AwaitingKeys;
 import io.mcdhooks.bridge.gate.Gate;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.RegisteredHook;
@@ -15,6 +16,7 @@ import io.mcdhooks.bridge.gate.VerdictScreen;
 import io.mcdhooks.bridge.lag.LagStatus;
 import io.mcdhooks.bridge.metrics.BridgeMetrics;
 import io.mcdhooks.bridge.publish.Outbox;
+import io.mcdhooks.bridge.publish.PublishedLog;
 import io.mcdhooks.bridge.publish.RecordSender;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateRequest;
@@ -29,6 +31,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -86,6 +89,7 @@ public final class GatekeeperService implements ClusterListener {
     private final HookRegistry hooks;
     private final DeadLetterSink deadLetters;
     private final HookLagSampler lag;
+    private final AwaitingKeys awaitingKeys = new AwaitingKeys();
     private final List<Long> timers = new ArrayList<>();
     /** The verdicts topic, followed from {@link #follow} on. */
     private VerdictLog verdicts;
@@ -122,10 +126,11 @@ public final class GatekeeperService implements ClusterListener {
                 reconciler::decided,
                 List.of(reconciler::decided, events::decided));
         this.statuses = new HookStatusWriter(client, kube);
-        this.hooks = new HookRegistry(
-                client, kube, context, settings.namespace(), gatekeeper, statuses, reconciler::everything);
+        this.hooks =
+                new HookRegistry(client, context, settings.namespace(), gatekeeper, statuses, reconciler::everything);
         this.screen = new VerdictScreen(
                 settings.cluster(), new CloudEventsKafka(new MessageCodec()), gatekeeper::gate, hooks::keys);
+        hooks.onKeysChanged(this::keysChanged);
         this.deadLetters = new DeadLetterSink(sender, settings.deadLetterTopic(), metrics);
         this.lag = new HookLagSampler(vertx, settings, metrics, clock);
     }
@@ -166,10 +171,25 @@ public final class GatekeeperService implements ClusterListener {
      * levers planned without the gates could lift a cordon a held gate needs.
      */
     @Override
-    public void recover(List<Message> recovered) {
-        List<GateDecision> standing = gatekeeper.recover(recovered);
-        standing.forEach(acked::acknowledged);
-        LOG.atInfo().addKeyValue("gates", gatekeeper.gates().size()).log("gates rebuilt from Kafka");
+    public void recover(List<PublishedLog.Recovered> recovered) {
+        List<Message> messages = new ArrayList<>();
+        List<VerdictRecord> verdictRecords = new ArrayList<>();
+        for (PublishedLog.Recovered r : recovered) {
+            if (r.message() instanceof Verdict) {
+                verdictRecords.add(r.record());
+            } else {
+                messages.add(r.message());
+            }
+        }
+        Gatekeeper.Recovery recovery = gatekeeper.recover(messages, verdictRecords, screen::screen);
+        recovery.standing().forEach(acked::acknowledged);
+        // Each was dead-lettered when it arrived; said once more here, not sent twice.
+        recovery.refused().forEach(r -> LOG.atWarn().log("verdict read back refused again: {}", r.error()));
+        LOG.atInfo()
+                .addKeyValue("gates", gatekeeper.gates().size())
+                .addKeyValue("verdicts", verdictRecords.size())
+                .addKeyValue("refused", recovery.refused().size())
+                .log("gates rebuilt from Kafka");
     }
 
     /**
@@ -181,6 +201,7 @@ public final class GatekeeperService implements ClusterListener {
         startPlanning();
         timers.add(vertx.setPeriodic(settings.tick().toMillis(), t -> {
             gatekeeper.tick();
+            awaitingKeys.expired(clock.instant()).forEach(this::screenAgainOrRefuse);
             acked.forget(gatekeeper.forgetReleasedBefore(clock.instant().minus(FORGET_AFTER)));
         }));
         timers.add(vertx.setPeriodic(STATUS_PERIOD.toMillis(), t -> {
@@ -245,17 +266,39 @@ public final class GatekeeperService implements ClusterListener {
 
     private void onVerdictRecord(VerdictRecord record) {
         verdictRecords++;
+        judge(record, clock.instant(), true);
+    }
+
+    /**
+     * Screens a record and hears or refuses it. A verdict signed with a key not known yet waits
+     * for the keys to change ({@code mayWait}) rather than being refused and lost.
+     */
+    private void judge(VerdictRecord record, Instant since, boolean mayWait) {
         try {
             VerdictScreen.Screened screened = screen.screen(record);
             if (screened instanceof VerdictScreen.Accepted accepted) {
                 hear(record, accepted.verdict());
             } else if (screened instanceof VerdictScreen.Refused refused) {
-                refuse(record, refused);
+                if (mayWait && VerdictScreen.UNKNOWN_KEY.equals(refused.reason()) && awaitingKeys.park(record, since)) {
+                    LOG.atDebug().log("verdict waits for its key: {}", refused.error());
+                } else {
+                    refuse(record, refused);
+                }
             } // another cluster's: one Kafka serves a fleet
         } catch (RuntimeException e) {
             // Nothing a record holds may stop the consumer; what cannot be judged is refused.
             deadLetters.refuse(record, "PROCESSING_ERROR", "cannot process: " + e);
         }
+    }
+
+    /** The keys changed: every verdict waiting for a key is screened again (and may wait on). */
+    private void keysChanged() {
+        awaitingKeys.drain().forEach(p -> judge(p.record(), p.since(), true));
+    }
+
+    /** Waited long enough: screened a last time, then heard or refused. */
+    private void screenAgainOrRefuse(VerdictRecord record) {
+        judge(record, clock.instant(), false);
     }
 
     private void hear(VerdictRecord record, Verdict verdict) {

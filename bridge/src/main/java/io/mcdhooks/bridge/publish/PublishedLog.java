@@ -1,9 +1,11 @@
 package io.mcdhooks.bridge.publish;
 
+import io.mcdhooks.bridge.gate.VerdictRecord;
 import io.mcdhooks.schemas.Message;
 import io.mcdhooks.schemas.codec.InvalidMessageException;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +19,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -25,7 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads back what this cluster's bridge published, so that after a restart it knows what is
  * already on Kafka. Reads each partition from {@code lookback} ago up to the end it had when the
- * read began; other clusters' messages (one Kafka can serve a fleet) are skipped.
+ * read began; other clusters' messages (one Kafka can serve a fleet) are skipped. What it reads
+ * is on Kafka, not proven: a verdict read back is judged by the same screen as a live one.
  *
  * <p>Blocking: call it from a worker thread.
  */
@@ -35,6 +39,12 @@ public final class PublishedLog {
     private static final Duration POLL = Duration.ofMillis(500);
 
     private PublishedLog() {}
+
+    /**
+     * A message read back, with the record it came in as it came, headers and all: a verdict
+     * read back is screened again, its signature included, like one arriving live.
+     */
+    public record Recovered(Message message, VerdictRecord record) {}
 
     /**
      * Hands every message of {@code cluster} found in {@code topics} to {@code sink}, in log order
@@ -50,7 +60,7 @@ public final class PublishedLog {
             Duration timeout,
             CloudEventsKafka cloudEvents,
             Clock clock,
-            Consumer<Message> sink) {
+            Consumer<Recovered> sink) {
         Map<String, Object> config = new HashMap<>(settings.asMap());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
@@ -78,6 +88,7 @@ public final class PublishedLog {
                 consumer.seek(tp, from == null ? end.get(tp) : from.offset());
             }
             long deadline = System.nanoTime() + timeout.toNanos();
+            long unreadable = 0;
             while (!caughtUp(consumer, partitions, end)) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("could not read back " + topics + " within " + timeout);
@@ -88,10 +99,12 @@ public final class PublishedLog {
                                 .fromRecord(record.key(), record.headers(), record.value())
                                 .message();
                         if (cluster == null || cluster.equals(message.cluster())) {
-                            sink.accept(message);
+                            sink.accept(new Recovered(message, raw(record)));
                         }
                     } catch (InvalidMessageException e) {
-                        LOG.atWarn()
+                        // Refused when it came (the dead-letter topic has it): one line for all below.
+                        unreadable++;
+                        LOG.atDebug()
                                 .addKeyValue("topic", record.topic())
                                 .addKeyValue("partition", record.partition())
                                 .addKeyValue("offset", record.offset())
@@ -99,8 +112,20 @@ public final class PublishedLog {
                     }
                 }
             }
+            if (unreadable > 0) {
+                LOG.atWarn().log("skipped {} unreadable records of {}", unreadable, topics);
+            }
             return end;
         }
+    }
+
+    private static VerdictRecord raw(ConsumerRecord<String, byte[]> record) {
+        List<CloudEventsKafka.Header> headers = new ArrayList<>();
+        for (Header header : record.headers()) {
+            headers.add(new CloudEventsKafka.Header(header.key(), header.value()));
+        }
+        byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
+        return new VerdictRecord(record.topic(), record.partition(), record.offset(), key, headers, record.value());
     }
 
     private static boolean caughtUp(

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.RoleRef;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.mcdhooks.bridge.Leadership;
+import io.mcdhooks.bridge.gate.VerificationKeys;
 import io.mcdhooks.bridge.gatekeeper.GateEvents;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.mco.McoApi;
@@ -73,7 +74,9 @@ class RbacTest {
                         "/pods/get",
                         "/pods/list",
                         "/pods/watch",
-                        "/secrets/get",
+                        "/secrets[" + VerificationKeys.SECRET + "]/get",
+                        "/secrets[" + VerificationKeys.SECRET + "]/list",
+                        "/secrets[" + VerificationKeys.SECRET + "]/watch",
                         "policy/poddisruptionbudgets/create",
                         "policy/poddisruptionbudgets/delete",
                         "policy/poddisruptionbudgets/get",

@@ -41,7 +41,7 @@ class VerdictScreenTest {
     private final KeyPair strangerKey = generate();
     private final Map<String, Gate> gates = new HashMap<>();
     private final Map<String, Map<String, PublicKey>> keys = new HashMap<>();
-    private final VerdictScreen screen = new VerdictScreen("c1", CLOUD_EVENTS, gates::get, keys::get);
+    private final VerdictScreen screen = new VerdictScreen("c1", CLOUD_EVENTS, gates::get, v -> keys.get(v.hook()));
 
     private final GateRequest unsignedGate = open(Stage.POST_UPDATE, 1, false);
     private final GateRequest signedGate = open(Stage.POOL_PRE_UPDATE, 1, true);
