@@ -6,6 +6,10 @@ import io.mcdhooks.schemas.settings.ConfigException;
 import io.mcdhooks.schemas.settings.Grammar;
 import io.mcdhooks.schemas.settings.Setting;
 import io.mcdhooks.schemas.settings.Settings;
+import io.mcdhooks.schemas.sign.StateSeal;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +36,8 @@ import java.util.regex.Pattern;
  * @param lagInterval      MCDHOOKS_LAG_INTERVAL: how often hooks' consumer groups are sampled
  * @param lagWindow        MCDHOOKS_LAG_WINDOW: how many samples a hook's lag state is judged over
  * @param leaderElection   MCDHOOKS_LEADER_ELECTION: act only while holding the Lease (true), or at once
+ * @param stateSeal        MCDHOOKS_STATE_KEY_FILE: seals this cluster's state records (required): a
+ *                         restart trusts no lifecycle event, request or decision without its seal
  */
 public record BridgeConfig(
         String cluster,
@@ -53,17 +59,20 @@ public record BridgeConfig(
         Duration tick,
         Duration lagInterval,
         int lagWindow,
-        boolean leaderElection) {
+        boolean leaderElection,
+        StateSeal stateSeal) {
 
     private static final Grammar<Duration> POSITIVE = Grammar.duration(Duration.ofMillis(1));
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final Pattern OBJECT_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
 
-    public static final Setting<String> CLUSTER = Setting.of(
-            "MCDHOOKS_CLUSTER",
-            Grammar.matching(
-                    Pattern.compile("[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?"),
-                    "a lowercase DNS name of at most 63 characters"));
+    public static final Setting<String> CLUSTER = Setting.of("MCDHOOKS_CLUSTER", Grammar.clusterName());
+    public static final Setting<StateSeal> STATE_KEY = Setting.of(
+            "MCDHOOKS_STATE_KEY_FILE",
+            Grammar.of(
+                    "the path of a readable file holding this cluster's state key (at least " + StateSeal.MIN_KEY_BYTES
+                            + " random bytes)",
+                    BridgeConfig::stateSeal));
     public static final Setting<Set<String>> GATED_POOLS = Setting.of(
                     "MCDHOOKS_GATED_POOLS",
                     Grammar.setOf(Grammar.matching(
@@ -101,6 +110,7 @@ public record BridgeConfig(
     /** Every variable the bridge reads. */
     public static final List<Setting<?>> SETTINGS = List.of(
             CLUSTER,
+            STATE_KEY,
             NAMESPACE,
             GATEKEEPER,
             LEADER_ELECTION,
@@ -123,6 +133,15 @@ public record BridgeConfig(
     public BridgeConfig {
         kafka.bootstrapServers();
         gatedPools = Set.copyOf(gatedPools);
+    }
+
+    private static StateSeal stateSeal(String text) {
+        Path path = Grammar.readableFile().parse(text);
+        try {
+            return new StateSeal(Files.readAllBytes(path));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read it: " + e.getMessage());
+        }
     }
 
     /** Reads the configuration from {@code env}; throws {@link ConfigException} naming the first bad variable. */
@@ -152,6 +171,7 @@ public record BridgeConfig(
                 settings.get(TICK),
                 settings.get(LAG_INTERVAL),
                 settings.get(LAG_WINDOW),
-                settings.get(LEADER_ELECTION));
+                settings.get(LEADER_ELECTION),
+                settings.require(STATE_KEY));
     }
 }

@@ -136,6 +136,7 @@ public final class BridgeVerticle extends VerticleBase {
                         GateRequest.class, config.gateRequestsTopic(),
                         GateDecision.class, config.decisionsTopic()),
                 URI.create("/clusters/" + config.cluster() + "/bridge"),
+                config.stateSeal(),
                 metrics::publishFailure);
         GatePolicy policy = GatePolicy.pools(config.gatedPools());
         // A bridge that only publishes holds no gates: the timeline and gauges see an empty set.
@@ -250,6 +251,7 @@ public final class BridgeVerticle extends VerticleBase {
                 config.kafka(),
                 topics,
                 config.cluster(),
+                config.stateSeal(),
                 config.recoveryLookback(),
                 Duration.ofMinutes(2),
                 cloudEvents,

@@ -37,6 +37,7 @@ import io.mcdhooks.schemas.Verdict;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.kafka.DeadLetters;
+import io.mcdhooks.schemas.sign.StateSeal;
 import io.mcdhooks.schemas.sign.VerdictSignatures;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -49,6 +50,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -346,6 +348,26 @@ class GatekeeperIT {
         await().atMost(Duration.ofSeconds(90)).until(() -> decided(Stage.POST_UPDATE, Decision.BLOCKED));
         String held = lastDecision(Stage.POST_UPDATE).node();
         await().atMost(Duration.ofSeconds(60)).until(() -> heldNode(held));
+        // And a decision releasing it, in this cluster's name but sealed by another cluster's bridge
+        GateDecision held0 = lastDecision(Stage.POST_UPDATE);
+        GateDecision forged = new GateDecision(
+                held0.cluster(),
+                held0.gateId(),
+                held0.attempt(),
+                held0.stage(),
+                held0.pool(),
+                held0.node(),
+                held0.targetConfig(),
+                Decision.RELEASED,
+                true,
+                held0.hooks(),
+                List.of(),
+                "released",
+                null,
+                held0.openedAt(),
+                Instant.now());
+        sendForeignDecision(forged);
+        await().atMost(Duration.ofSeconds(10)).until(() -> decided(Stage.POST_UPDATE, Decision.RELEASED));
         int decisionsBefore = reader.poll().size();
 
         // When the gatekeeper is killed and a new one starts
@@ -735,6 +757,31 @@ class GatekeeperIT {
         rollOutRealtimeKernel();
         await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.BLOCKED));
         assertThat(lastDecision(Stage.POOL_PRE_UPDATE).blockingHooks()).containsExactly("kmod-check");
+    }
+
+    /** A decision written by another cluster's bridge: sealed with a state key that is not this cluster's. */
+    private void sendForeignDecision(GateDecision decision) {
+        byte[] otherKey = new byte[StateSeal.MIN_KEY_BYTES];
+        new SecureRandom().nextBytes(otherKey);
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                Map.of("bootstrap.servers", broker.bootstrapServers()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            ProducerRecord<String, byte[]> record = new CloudEventsKafka(new MessageCodec())
+                    .toRecord(
+                            config.decisionsTopic(),
+                            decision,
+                            "forged",
+                            URI.create("/clusters/e2e/bridge"),
+                            OffsetDateTime.now(),
+                            Map.of());
+            String seal = new StateSeal(otherKey)
+                    .seal(decision.cluster(), decision.kind().cloudEventType(), "forged", record.value());
+            record.headers().add("ce_" + StateSeal.EXTENSION, seal.getBytes(StandardCharsets.US_ASCII));
+            producer.send(record).get();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private void sendVerdict(Verdict verdict, Map<String, String> extensions) throws Exception {

@@ -30,6 +30,7 @@ final class KafkaView {
                 kafka,
                 List.of(cli.lifecycleTopic, cli.decisionsTopic),
                 cli.cluster,
+                null,
                 lookback,
                 cli.timeout,
                 new CloudEventsKafka(new MessageCodec()),

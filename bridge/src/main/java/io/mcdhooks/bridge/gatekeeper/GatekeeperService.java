@@ -184,7 +184,9 @@ public final class GatekeeperService implements ClusterListener {
         Gatekeeper.Recovery recovery = gatekeeper.recover(messages, verdictRecords, screen::screen);
         recovery.standing().forEach(acked::acknowledged);
         // Each was dead-lettered when it arrived; said once more here, not sent twice.
-        recovery.refused().forEach(r -> LOG.atWarn().log("verdict read back refused again: {}", r.error()));
+        recovery.refused().stream()
+                .filter(r -> r.suspect() != null)
+                .forEach(r -> LOG.atWarn().log("verdict read back refused again: {}", r.error()));
         LOG.atInfo()
                 .addKeyValue("gates", gatekeeper.gates().size())
                 .addKeyValue("verdicts", verdictRecords.size())

@@ -2,9 +2,11 @@ package io.mcdhooks.bridge.publish;
 
 import io.mcdhooks.bridge.gate.VerdictRecord;
 import io.mcdhooks.schemas.Message;
+import io.mcdhooks.schemas.Verdict;
 import io.mcdhooks.schemas.codec.InvalidMessageException;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.mcdhooks.schemas.sign.StateSeal;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -51,11 +53,14 @@ public final class PublishedLog {
      * per partition, and returns where the read stopped: the end offset of every partition.
      *
      * @param cluster only this cluster's messages; {@code null} for every cluster's
+     * @param seal    this cluster's state seal: lifecycle events, requests and decisions without it
+     *                are skipped (not this bridge's); {@code null} to read them all (the CLI)
      */
     public static Map<TopicPartition, Long> read(
             KafkaSettings settings,
             List<String> topics,
             String cluster,
+            StateSeal seal,
             Duration lookback,
             Duration timeout,
             CloudEventsKafka cloudEvents,
@@ -89,18 +94,24 @@ public final class PublishedLog {
             }
             long deadline = System.nanoTime() + timeout.toNanos();
             long unreadable = 0;
+            long unsealed = 0;
             while (!caughtUp(consumer, partitions, end)) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("could not read back " + topics + " within " + timeout);
                 }
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
                     try {
-                        Message message = cloudEvents
-                                .fromRecord(record.key(), record.headers(), record.value())
-                                .message();
-                        if (cluster == null || cluster.equals(message.cluster())) {
-                            sink.accept(new Recovered(message, raw(record)));
+                        CloudEventsKafka.Received received =
+                                cloudEvents.fromRecord(record.key(), record.headers(), record.value());
+                        Message message = received.message();
+                        if (cluster != null && !cluster.equals(message.cluster())) {
+                            continue;
                         }
+                        if (seal != null && !sealed(seal, received, record)) {
+                            unsealed++;
+                            continue;
+                        }
+                        sink.accept(new Recovered(message, raw(record)));
                     } catch (InvalidMessageException e) {
                         // Refused when it came (the dead-letter topic has it): one line for all below.
                         unreadable++;
@@ -112,11 +123,32 @@ public final class PublishedLog {
                     }
                 }
             }
+            if (unsealed > 0) {
+                LOG.atWarn()
+                        .log(
+                                "ignored {} records of {} in this cluster's name without its seal: not written by its bridge",
+                                unsealed,
+                                topics);
+            }
             if (unreadable > 0) {
                 LOG.atWarn().log("skipped {} unreadable records of {}", unreadable, topics);
             }
             return end;
         }
+    }
+
+    /** Verdicts are the hooks' (the verdict screen judges them); everything else must be this bridge's. */
+    private static boolean sealed(
+            StateSeal seal, CloudEventsKafka.Received received, ConsumerRecord<String, byte[]> record) {
+        if (received.message() instanceof Verdict) {
+            return true;
+        }
+        return seal.verifies(
+                received.message().cluster(),
+                received.message().kind().cloudEventType(),
+                received.id(),
+                record.value(),
+                CloudEventsKafka.header(record.headers(), "ce_" + StateSeal.EXTENSION));
     }
 
     private static VerdictRecord raw(ConsumerRecord<String, byte[]> record) {
