@@ -35,6 +35,8 @@ import java.util.regex.Pattern;
  * @param tick             MCDHOOKS_TICK: how often deadlines are checked
  * @param lagInterval      MCDHOOKS_LAG_INTERVAL: how often hooks' consumer groups are sampled
  * @param lagWindow        MCDHOOKS_LAG_WINDOW: how many samples a hook's lag state is judged over
+ * @param verdictClockSkew MCDHOOKS_VERDICT_CLOCK_SKEW: how far a hook's clock may be off: a verdict
+ *                         produced later than that after the broker logged it is refused
  * @param leaderElection   MCDHOOKS_LEADER_ELECTION: act only while holding the Lease (true), or at once
  * @param stateSeal        MCDHOOKS_STATE_KEY_FILE: seals this cluster's state records (required): a
  *                         restart trusts no lifecycle event, request or decision without its seal
@@ -59,6 +61,7 @@ public record BridgeConfig(
         Duration tick,
         Duration lagInterval,
         int lagWindow,
+        Duration verdictClockSkew,
         boolean leaderElection,
         StateSeal stateSeal) {
 
@@ -104,6 +107,9 @@ public record BridgeConfig(
             Setting.of("MCDHOOKS_LAG_INTERVAL", POSITIVE).orElse("10s");
     public static final Setting<Integer> LAG_WINDOW =
             Setting.of("MCDHOOKS_LAG_WINDOW", Grammar.integer(1, 10_000)).orElse("10");
+    public static final Setting<Duration> VERDICT_CLOCK_SKEW = Setting.of(
+                    "MCDHOOKS_VERDICT_CLOCK_SKEW", Grammar.duration(Duration.ofSeconds(1)))
+            .orElse("2m");
     public static final Setting<Boolean> LEADER_ELECTION =
             Setting.of("MCDHOOKS_LEADER_ELECTION", Grammar.BOOLEAN).orElse("true");
 
@@ -128,7 +134,8 @@ public record BridgeConfig(
             TopicSettings.GATE_DECISIONS,
             TopicSettings.DEAD_LETTER,
             LAG_INTERVAL,
-            LAG_WINDOW);
+            LAG_WINDOW,
+            VERDICT_CLOCK_SKEW);
 
     public BridgeConfig {
         kafka.bootstrapServers();
@@ -171,6 +178,7 @@ public record BridgeConfig(
                 settings.get(TICK),
                 settings.get(LAG_INTERVAL),
                 settings.get(LAG_WINDOW),
+                settings.get(VERDICT_CLOCK_SKEW),
                 settings.get(LEADER_ELECTION),
                 settings.require(STATE_KEY));
     }

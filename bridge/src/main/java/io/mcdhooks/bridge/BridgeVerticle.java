@@ -42,6 +42,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -156,7 +157,8 @@ public final class BridgeVerticle extends VerticleBase {
                             config.gatePodImage(),
                             config.tick(),
                             config.lagInterval(),
-                            config.lagWindow()),
+                            config.lagWindow(),
+                            config.verdictClockSkew()),
                     new ClusterCaches(),
                     outbox,
                     sender,
@@ -232,7 +234,10 @@ public final class BridgeVerticle extends VerticleBase {
                             config.verdictsTopic(),
                             config.decisionsTopic(),
                             config.deadLetterTopic()),
-                    config.topicPartitions());
+                    config.topicPartitions(),
+                    // The verdict screen judges producedAt against the broker's time, the same
+                    // live and when read back.
+                    Set.of(config.verdictsTopic()));
         }
         return null;
     }

@@ -71,7 +71,8 @@ public final class GatekeeperService implements ClusterListener {
             String pauseImage,
             Duration tick,
             Duration lagInterval,
-            int lagWindow) {}
+            int lagWindow,
+            Duration verdictClockSkew) {}
 
     private final Vertx vertx;
     private final Settings settings;
@@ -129,7 +130,12 @@ public final class GatekeeperService implements ClusterListener {
         this.hooks =
                 new HookRegistry(client, context, settings.namespace(), gatekeeper, statuses, reconciler::everything);
         this.screen = new VerdictScreen(
-                settings.cluster(), new CloudEventsKafka(new MessageCodec()), gatekeeper::gate, hooks::keys);
+                settings.cluster(),
+                new CloudEventsKafka(new MessageCodec()),
+                gatekeeper::gate,
+                hooks::keys,
+                clock,
+                settings.verdictClockSkew());
         hooks.onKeysChanged(this::keysChanged);
         this.deadLetters = new DeadLetterSink(sender, settings.deadLetterTopic(), metrics);
         this.lag = new HookLagSampler(vertx, settings, metrics, clock);

@@ -10,6 +10,7 @@ import io.mcdhooks.schemas.sign.StateSeal;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -157,7 +159,16 @@ public final class PublishedLog {
             headers.add(new CloudEventsKafka.Header(header.key(), header.value()));
         }
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
-        return new VerdictRecord(record.topic(), record.partition(), record.offset(), key, headers, record.value());
+        return new VerdictRecord(
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                key,
+                headers,
+                record.value(),
+                record.timestampType() == TimestampType.LOG_APPEND_TIME
+                        ? Instant.ofEpochMilli(record.timestamp())
+                        : null);
     }
 
     private static boolean caughtUp(

@@ -203,7 +203,12 @@ class WorkloadsTest {
                     // no Kubernetes credential.
                     assertThat(v.getSecret().getSecretName())
                             .as(workload)
-                            .isIn(caSecret, secretOf(spec), "mcdhooks-kmod-pull-secret", "mcdhooks-state-key");
+                            .isIn(
+                                    caSecret,
+                                    secretOf(spec),
+                                    "mcdhooks-kmod-pull-secret",
+                                    "mcdhooks-state-key",
+                                    "mcdhooks-hook-kmod-check-signing");
                 }
                 if (v.getConfigMap() != null) {
                     assertThat(configMaps)

@@ -105,7 +105,7 @@ class GatekeeperRecoveryTest {
 
     private VerdictScreen screen(Gatekeeper gatekeeper) {
         Map<String, PublicKey> keys = Map.of("k1", hookKey.getPublic());
-        return new VerdictScreen("c1", CLOUD_EVENTS, gatekeeper::gate, v -> keys);
+        return new VerdictScreen("c1", CLOUD_EVENTS, gatekeeper::gate, v -> keys, CLOCK, VerdictScreen.CLOCK_SKEW);
     }
 
     /** A record arriving live: on the topic, then screened and heard. */

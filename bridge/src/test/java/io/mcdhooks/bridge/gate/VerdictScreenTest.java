@@ -19,6 +19,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PublicKey;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -36,12 +37,14 @@ class VerdictScreenTest {
 
     private static final String KEY_ID = "2026-11";
     private static final CloudEventsKafka CLOUD_EVENTS = new CloudEventsKafka(new MessageCodec());
+    private static final Clock CLOCK = Clock.fixed(T0.plusSeconds(60), ZoneOffset.UTC);
 
     private final KeyPair hookKey = generate();
     private final KeyPair strangerKey = generate();
     private final Map<String, Gate> gates = new HashMap<>();
     private final Map<String, Map<String, PublicKey>> keys = new HashMap<>();
-    private final VerdictScreen screen = new VerdictScreen("c1", CLOUD_EVENTS, gates::get, v -> keys.get(v.hook()));
+    private final VerdictScreen screen =
+            new VerdictScreen("c1", CLOUD_EVENTS, gates::get, v -> keys.get(v.hook()), CLOCK, VerdictScreen.CLOCK_SKEW);
 
     private final GateRequest unsignedGate = open(Stage.POST_UPDATE, 1, false);
     private final GateRequest signedGate = open(Stage.POOL_PRE_UPDATE, 1, true);
@@ -118,6 +121,39 @@ class VerdictScreenTest {
         assertThat(reason(screen.screen(record(replayed, signed(replayed, hookKey)))))
                 .isEqualTo("SIGNATURE_EXPIRED");
         assertThat(screen.screen(record(skewed, signed(skewed, hookKey)))).isInstanceOf(VerdictScreen.Accepted.class);
+    }
+
+    @Test
+    void refusesAVerdictDatedBeyondTheClockSkewAfterNowSignedOrNot() {
+        Verdict ahead = pass(
+                unsignedGate, CLOCK.instant().plus(VerdictScreen.CLOCK_SKEW).plusSeconds(1));
+        Verdict within = pass(unsignedGate, CLOCK.instant().plus(VerdictScreen.CLOCK_SKEW));
+        Verdict signedAhead = pass(signedGate, ahead.producedAt());
+
+        assertThat(reason(screen.screen(record(ahead, Map.of())))).isEqualTo("PRODUCED_IN_THE_FUTURE");
+        assertThat(screen.screen(record(within, Map.of()))).isInstanceOf(VerdictScreen.Accepted.class);
+        assertThat(reason(screen.screen(record(signedAhead, signed(signedAhead, hookKey)))))
+                .isEqualTo("PRODUCED_IN_THE_FUTURE");
+    }
+
+    @Test
+    void judgesByTheBrokersAppendTimeWhereTheTopicStampsItSoAReadBackAgreesWithTheLiveAnswer() {
+        // Given a verdict dated an hour ahead of when the broker logged it, read back a day later
+        VerdictScreen dayLater = new VerdictScreen(
+                "c1",
+                CLOUD_EVENTS,
+                gates::get,
+                v -> keys.get(v.hook()),
+                Clock.offset(CLOCK, Duration.ofDays(1)),
+                VerdictScreen.CLOCK_SKEW);
+        Verdict ahead = pass(unsignedGate, T0.plus(Duration.ofHours(1)));
+        VerdictRecord live = record(ahead, Map.of());
+        VerdictRecord logged = new VerdictRecord(
+                live.topic(), live.partition(), live.offset(), live.key(), live.headers(), live.value(), T0);
+
+        // Then it is refused still: against the broker's time, not the reader's
+        assertThat(reason(dayLater.screen(logged))).isEqualTo("PRODUCED_IN_THE_FUTURE");
+        assertThat(dayLater.screen(live)).isInstanceOf(VerdictScreen.Accepted.class);
     }
 
     @Test
