@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +52,12 @@ public final class BridgeState {
     private final Map<String, PoolProgress> pools = new HashMap<>();
     private final Map<String, PoolView> poolViews = new HashMap<>();
     private final Map<String, RenderedConfig> renderedConfigs = new HashMap<>();
-    private final Set<String> requestedGates = new HashSet<>();
+    /**
+     * The latest attempt requested of each gate. A gate comes back (a rollback, then a roll
+     * forward to a config seen before): its next request is a new attempt, which asks every hook
+     * again, and verdicts for older attempts are stale.
+     */
+    private final Map<String, Integer> attempts = new HashMap<>();
     /** Gate requests waiting for their pool or rendered config, by gate id, in arrival order. */
     private final Map<String, PendingGate> pendingGates = new LinkedHashMap<>();
     /**
@@ -96,7 +100,7 @@ public final class BridgeState {
 
     /** Feeds back a gate request published before a restart. */
     public void recover(GateRequest request) {
-        requestedGates.add(request.gateId());
+        attempts.merge(request.gateId(), request.attempt(), Math::max);
     }
 
     public List<Outgoing> onPool(PoolView pool, boolean initial) {
@@ -109,7 +113,7 @@ public final class BridgeState {
             prior = prior.after(o);
             out.add(poolEvent(pool, o, now));
             if (o.transition() == Transition.NEW_TARGET_CONFIG && policy.gates(Stage.POOL_PRE_UPDATE, pool.name())) {
-                requestGate(Stage.POOL_PRE_UPDATE, pool.name(), null, pool.targetConfig(), now);
+                requestGate(Stage.POOL_PRE_UPDATE, pool.name(), null, pool.targetConfig(), now, true);
             }
         }
         pools.put(pool.name(), prior);
@@ -118,7 +122,7 @@ public final class BridgeState {
                     && owed.target().equals(pool.targetConfig())
                     && pool.rolling()
                     && policy.gates(Stage.POOL_PRE_UPDATE, pool.name())) {
-                requestGate(Stage.POOL_PRE_UPDATE, pool.name(), null, pool.targetConfig(), now);
+                requestGate(Stage.POOL_PRE_UPDATE, pool.name(), null, pool.targetConfig(), now, false);
             }
         }
         out.addAll(releasePendingGates());
@@ -141,7 +145,7 @@ public final class BridgeState {
                 default -> null;
             };
             if (stage != null && pool != null && policy.gates(stage, pool)) {
-                requestGate(stage, pool, node, node.desiredConfig(), now);
+                requestGate(stage, pool, node, node.desiredConfig(), now, true);
             }
         }
         nodes.put(node.name(), prior);
@@ -152,7 +156,7 @@ public final class BridgeState {
                     && owed.target().equals(node.desiredConfig())
                     && pool != null
                     && policy.gates(owed.stage(), pool)) {
-                requestGate(owed.stage(), pool, node, node.desiredConfig(), now);
+                requestGate(owed.stage(), pool, node, node.desiredConfig(), now, false);
             }
         }
         out.addAll(releasePendingGates());
@@ -201,15 +205,24 @@ public final class BridgeState {
         return pendingGates.size();
     }
 
-    private void requestGate(Stage stage, String pool, NodeView node, String targetConfig, Instant now) {
+    /**
+     * Requests a gate. {@code observed}: its opening transition was just seen, so this is a new
+     * request of the gate, one attempt past any before. Otherwise (a request owed since before a
+     * restart) only a gate never requested is.
+     */
+    private void requestGate(
+            Stage stage, String pool, NodeView node, String targetConfig, Instant now, boolean observed) {
         if (targetConfig == null) {
             return;
         }
         String subject = node == null ? pool : node.name();
         String gateId = GateId.of(cluster, stage, subject, targetConfig);
-        if (!requestedGates.contains(gateId)) {
-            pendingGates.putIfAbsent(gateId, new PendingGate(gateId, stage, pool, node, targetConfig, now));
+        Integer last = attempts.get(gateId);
+        if (pendingGates.containsKey(gateId) || (!observed && last != null)) {
+            return;
         }
+        int attempt = last == null ? 1 : last + 1;
+        pendingGates.put(gateId, new PendingGate(gateId, attempt, stage, pool, node, targetConfig, now));
     }
 
     private List<Outgoing> releasePendingGates() {
@@ -220,8 +233,9 @@ public final class BridgeState {
             Optional<GateRequest> request = build(gate);
             if (request.isPresent()) {
                 it.remove();
-                requestedGates.add(gate.gateId());
-                out.add(new Outgoing(request.get(), EventIds.gateRequest(gate.gateId(), 1), gate.requestedAt()));
+                attempts.put(gate.gateId(), gate.attempt());
+                out.add(new Outgoing(
+                        request.get(), EventIds.gateRequest(gate.gateId(), gate.attempt()), gate.requestedAt()));
             }
         }
         return out;
@@ -240,7 +254,7 @@ public final class BridgeState {
         return Optional.of(new GateRequest(
                 cluster,
                 gate.gateId(),
-                1,
+                gate.attempt(),
                 gate.stage(),
                 new GateRequest.PoolFacts(pool.name(), pool.maxUnavailable(), pool.machineCount()),
                 nodeFacts,
@@ -358,7 +372,13 @@ public final class BridgeState {
     }
 
     private record PendingGate(
-            String gateId, Stage stage, String pool, NodeView node, String targetConfig, Instant requestedAt) {}
+            String gateId,
+            int attempt,
+            Stage stage,
+            String pool,
+            NodeView node,
+            String targetConfig,
+            Instant requestedAt) {}
 
     private record OwedGate(Stage stage, String target) {}
 }
