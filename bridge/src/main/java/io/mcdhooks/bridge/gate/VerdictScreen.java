@@ -1,10 +1,14 @@
 package io.mcdhooks.bridge.gate;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.mcdhooks.schemas.Message;
 import io.mcdhooks.schemas.Verdict;
 import io.mcdhooks.schemas.codec.InvalidMessageException;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.sign.VerdictSignatures;
+import java.io.IOException;
 import java.security.PublicKey;
 import java.time.Clock;
 import java.time.Duration;
@@ -61,6 +65,8 @@ public final class VerdictScreen {
     /** The reason of a verdict signed with a key id its hook has no key under (yet). */
     public static final String UNKNOWN_KEY = "SIGNATURE_UNKNOWN_KEY";
 
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+
     private final String cluster;
     private final CloudEventsKafka cloudEvents;
     private final Function<String, Gate> gates;
@@ -114,7 +120,7 @@ public final class VerdictScreen {
                             + ", beyond " + reference + " plus the allowed clock skew of " + skew,
                     verdict);
         }
-        String problem = signatureProblem(verdict, jws);
+        String problem = signatureProblem(verdict, producedAtText(record.value()), jws);
         if (problem != null) {
             return new Refused(
                     problem,
@@ -124,15 +130,29 @@ public final class VerdictScreen {
         return new Accepted(verdict);
     }
 
+    /** The body's {@code producedAt} as its text, which the signature covers; {@code null} if none. */
+    private static String producedAtText(byte[] body) {
+        try {
+            JsonNode producedAt = JSON.readTree(body).get("producedAt");
+            return producedAt != null && producedAt.isTextual() ? producedAt.asText() : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     /** Why a signed hook's verdict is refused, or {@code null}: unsigned hooks are heard as they are. */
-    private String signatureProblem(Verdict verdict, String jws) {
+    private String signatureProblem(Verdict verdict, String producedAt, String jws) {
         Gate gate = gates.apply(verdict.gateId());
         Gate.Slot slot = gate == null ? null : gate.hooks().get(verdict.hook());
         if (slot == null || !slot.signed()) {
             return null;
         }
         Map<String, PublicKey> hookKeys = keys.apply(verdict);
-        VerdictSignatures.Check check = VerdictSignatures.verify(verdict, jws, hookKeys == null ? Map.of() : hookKeys);
+        if (producedAt == null) {
+            return "SIGNATURE_MALFORMED";
+        }
+        VerdictSignatures.Check check =
+                VerdictSignatures.verify(verdict, producedAt, jws, hookKeys == null ? Map.of() : hookKeys);
         if (check != VerdictSignatures.Check.VALID) {
             return "SIGNATURE_" + check;
         }

@@ -3,6 +3,7 @@ package io.mcdhooks.bridge.gatekeeper;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.mcdhooks.bridge.gate.RefusalEvents;
 import io.mcdhooks.bridge.gate.WhyHeld;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.schemas.GateDecision;
@@ -36,6 +37,8 @@ public final class GateEvents {
     private final Clock clock;
     /** The last decision of each open gate an Event was recorded for, as "DECISION/released". */
     private final Map<String, String> recorded = new HashMap<>();
+
+    private final RefusalEvents refusals = new RefusalEvents();
 
     GateEvents(KubernetesClient client, WorkerExecutor worker, Clock clock) {
         this.client = client;
@@ -76,21 +79,46 @@ public final class GateEvents {
                 decision.gateId());
     }
 
-    /** A verdict refused for its signature or age, as a Warning Event on the gate's Node or pool. */
+    /**
+     * A verdict refused for its signature or age, as a Warning Event on the gate's Node or pool:
+     * at most one per hook and reason a minute ({@link RefusalEvents}), counting the others.
+     */
     void refused(Verdict verdict, String reason) {
+        RefusalEvents.Due due = refusals.refused(verdict, reason, clock.instant());
+        if (due != null) {
+            record(due);
+        }
+    }
+
+    /** Lets time pass: the Events counting refusals of the last interval are written. */
+    void tick() {
+        refusals.due(clock.instant()).forEach(this::record);
+    }
+
+    private void record(RefusalEvents.Due due) {
+        Verdict verdict = due.verdict();
+        String what = due.count() == 1
+                ? "a " + verdict.outcome() + " verdict claiming to be from " + verdict.hook()
+                : due.count() + " verdicts claiming to be from " + verdict.hook() + " (the latest a "
+                        + verdict.outcome() + ")";
         write(
                 verdict.node(),
                 verdict.pool(),
                 "VerdictRejected",
                 "Warning",
-                "a " + verdict.outcome() + " verdict claiming to be from " + verdict.hook() + " on gate "
-                        + verdict.gateId() + " was refused: " + reason,
+                what + " on gate " + verdict.gateId() + " refused: " + due.reason(),
                 clock.instant(),
-                verdict.gateId());
+                verdict.gateId(),
+                due.count());
     }
 
     private void write(String node, String pool, String reason, String type, String message, Instant at, String gate) {
-        Event event = event(node, pool, reason, type, message, at);
+        write(node, pool, reason, type, message, at, gate, 1);
+    }
+
+    private void write(
+            String node, String pool, String reason, String type, String message, Instant at, String gate, int count) {
+        Event event = event(node, pool, reason, type, message, at, count);
         worker.executeBlocking(
                         () -> {
                             client.v1()
@@ -107,7 +135,8 @@ public final class GateEvents {
                         .log("could not record the Kubernetes Event {}", reason));
     }
 
-    private static Event event(String node, String pool, String reason, String type, String message, Instant at) {
+    private static Event event(
+            String node, String pool, String reason, String type, String message, Instant at, int count) {
         boolean poolEvent = node == null;
         String object = poolEvent ? pool : node;
         return new EventBuilder()
@@ -129,7 +158,7 @@ public final class GateEvents {
                 .withReportingComponent(COMPONENT)
                 .withFirstTimestamp(at.toString())
                 .withLastTimestamp(at.toString())
-                .withCount(1)
+                .withCount(count)
                 .build();
     }
 }

@@ -210,6 +210,7 @@ public final class GatekeeperService implements ClusterListener {
         timers.add(vertx.setPeriodic(settings.tick().toMillis(), t -> {
             gatekeeper.tick();
             awaitingKeys.expired(clock.instant()).forEach(this::screenAgainOrRefuse);
+            events.tick();
             acked.forget(gatekeeper.forgetReleasedBefore(clock.instant().minus(FORGET_AFTER)));
         }));
         timers.add(vertx.setPeriodic(STATUS_PERIOD.toMillis(), t -> {

@@ -31,6 +31,8 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What the verdict screen makes of records of the verdicts topic, before any gate sees them. */
 class VerdictScreenTest {
@@ -156,6 +158,30 @@ class VerdictScreenTest {
         assertThat(dayLater.screen(live)).isInstanceOf(VerdictScreen.Accepted.class);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"2026-11-30T15:00:10+05:00", "2026-11-30T10:00:10.0Z", "2026-11-30T10:00:10.000000Z"})
+    void verifiesASignatureOverProducedAtExactlyAsTheBodyWritesIt(String written) {
+        // Given a signer in another language, writing the same instant its own way and signing that text
+        Verdict pass = pass(signedGate, T0.plusSeconds(10));
+        VerdictRecord record = withProducedAt(
+                record(
+                        pass,
+                        Map.of(
+                                CloudEventsKafka.JWS_EXTENSION,
+                                VerdictSignatures.sign(pass, written, hookKey.getPrivate(), KEY_ID))),
+                pass,
+                written);
+
+        // Then it verifies; and the same signature over the Java form of that instant does not
+        assertThat(screen.screen(record)).isInstanceOf(VerdictScreen.Accepted.class);
+        VerdictRecord javaForm = record(
+                pass,
+                Map.of(
+                        CloudEventsKafka.JWS_EXTENSION,
+                        VerdictSignatures.sign(pass, written, hookKey.getPrivate(), KEY_ID)));
+        assertThat(reason(screen.screen(javaForm))).isEqualTo("SIGNATURE_BAD_SIGNATURE");
+    }
+
     @Test
     void leavesAnEarlierAttemptsVerdictOfAnUnsignedHookToTheGateWhichFindsItStale() {
         // Given a gate at attempt 2 and a verdict for attempt 1
@@ -238,6 +264,16 @@ class VerdictScreenTest {
                 request.gateId(),
                 GateMachine.open(request, List.of(check), opened).gate());
         return request;
+    }
+
+    /** The record with its body's producedAt rewritten as {@code written}. */
+    private static VerdictRecord withProducedAt(VerdictRecord record, Verdict verdict, String written) {
+        String body = text(record.value());
+        String java = "\"producedAt\":\"" + verdict.producedAt() + "\"";
+        assertThat(body).contains(java);
+        byte[] value = bytes(body.replace(java, "\"producedAt\":\"" + written + "\""));
+        return new VerdictRecord(
+                record.topic(), record.partition(), record.offset(), record.key(), record.headers(), value);
     }
 
     private static Verdict pass(GateRequest request, Instant at) {
