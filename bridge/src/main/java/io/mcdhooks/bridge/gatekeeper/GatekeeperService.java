@@ -6,11 +6,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.ClusterListener;
 import io.mcdhooks.bridge.GatePolicy;
 import io.mcdhooks.bridge.gate.AckedGates;
-import io.mcdhooks.bridge.gate.AwaitingKeys;
-import io.mcdhooks.bridge.gate.Gate;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.RegisteredHook;
-import io.mcdhooks.bridge.gate.VerdictFate;
 import io.mcdhooks.bridge.gate.VerdictRecord;
 import io.mcdhooks.bridge.gate.VerdictScreen;
 import io.mcdhooks.bridge.lag.LagStatus;
@@ -31,7 +28,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -90,12 +86,11 @@ public final class GatekeeperService implements ClusterListener {
     private final HookRegistry hooks;
     private final DeadLetterSink deadLetters;
     private final HookLagSampler lag;
-    private final AwaitingKeys awaitingKeys = new AwaitingKeys();
     private final List<Long> timers = new ArrayList<>();
     /** The verdicts topic, followed from {@link #follow} on. */
     private VerdictLog verdicts;
 
-    private long verdictRecords;
+    private final VerdictIntake intake;
 
     /**
      * A gatekeeper acting on {@code client}'s cluster, publishing its decisions through the
@@ -136,8 +131,9 @@ public final class GatekeeperService implements ClusterListener {
                 hooks::keys,
                 clock,
                 settings.verdictClockSkew());
-        hooks.onKeysChanged(this::keysChanged);
         this.deadLetters = new DeadLetterSink(sender, settings.deadLetterTopic(), metrics);
+        this.intake = new VerdictIntake(screen, gatekeeper, deadLetters, events, metrics, clock);
+        hooks.onKeysChanged(intake::keysChanged);
         this.lag = new HookLagSampler(vertx, settings, metrics, clock);
     }
 
@@ -162,7 +158,7 @@ public final class GatekeeperService implements ClusterListener {
 
     /** Records taken from the verdicts topic so far, whatever became of them. */
     public long verdictRecords() {
-        return verdictRecords;
+        return intake.records();
     }
 
     /** Watches UpdateHooks, and the gate pods and budgets in its namespace; completes once synced. */
@@ -209,7 +205,7 @@ public final class GatekeeperService implements ClusterListener {
         startPlanning();
         timers.add(vertx.setPeriodic(settings.tick().toMillis(), t -> {
             gatekeeper.tick();
-            awaitingKeys.expired(clock.instant()).forEach(this::screenAgainOrRefuse);
+            intake.tick();
             events.tick();
             acked.forget(gatekeeper.forgetReleasedBefore(clock.instant().minus(FORGET_AFTER)));
         }));
@@ -220,7 +216,7 @@ public final class GatekeeperService implements ClusterListener {
         lag.start(() -> gatekeeper.hooks().stream().map(RegisteredHook::name).toList());
         verdicts = KafkaVerdictLog.create(
                 vertx, settings.kafka(), settings.verdictsTopic(), "mcdhooks-gatekeeper-" + settings.cluster());
-        return verdicts.follow(ends, this::onVerdictRecord);
+        return verdicts.follow(ends, intake::onRecord);
     }
 
     /** From here on levers are planned, every one at once now: the gates and the cluster are known. */
@@ -271,67 +267,5 @@ public final class GatekeeperService implements ClusterListener {
                 .addKeyValue("decision", decision.decision())
                 .log("{}", decision.summary());
         decisions.accept(decision);
-    }
-
-    private void onVerdictRecord(VerdictRecord record) {
-        verdictRecords++;
-        judge(record, clock.instant(), true);
-    }
-
-    /**
-     * Screens a record and hears or refuses it. A verdict signed with a key not known yet waits
-     * for the keys to change ({@code mayWait}) rather than being refused and lost.
-     */
-    private void judge(VerdictRecord record, Instant since, boolean mayWait) {
-        try {
-            VerdictScreen.Screened screened = screen.screen(record);
-            if (screened instanceof VerdictScreen.Accepted accepted) {
-                hear(record, accepted.verdict());
-            } else if (screened instanceof VerdictScreen.Refused refused) {
-                if (mayWait && VerdictScreen.UNKNOWN_KEY.equals(refused.reason()) && awaitingKeys.park(record, since)) {
-                    LOG.atDebug().log("verdict waits for its key: {}", refused.error());
-                } else {
-                    refuse(record, refused);
-                }
-            } // another cluster's: one Kafka serves a fleet
-        } catch (RuntimeException e) {
-            // Nothing a record holds may stop the consumer; what cannot be judged is refused.
-            deadLetters.refuse(record, "PROCESSING_ERROR", "cannot process: " + e);
-        }
-    }
-
-    /** The keys changed: every verdict waiting for a key is screened again (and may wait on). */
-    private void keysChanged() {
-        awaitingKeys.drain().forEach(p -> judge(p.record(), p.since(), true));
-    }
-
-    /** Waited long enough: screened a last time, then heard or refused. */
-    private void screenAgainOrRefuse(VerdictRecord record) {
-        judge(record, clock.instant(), false);
-    }
-
-    private void hear(VerdictRecord record, Verdict verdict) {
-        VerdictFate fate = gatekeeper.onVerdict(verdict);
-        Gate gate = gatekeeper.gate(verdict.gateId());
-        metrics.verdict(verdict, fate, gate == null ? null : gate.openedAt(), clock.instant());
-        if (fate == VerdictFate.UNKNOWN_GATE) {
-            deadLetters.refuse(record, fate.name(), "no gate " + verdict.gateId() + " is known to this gatekeeper");
-        } else if (fate != VerdictFate.ACCEPTED) {
-            LOG.atDebug()
-                    .addKeyValue("gate", verdict.gateId())
-                    .addKeyValue("hook", verdict.hook())
-                    .log("verdict ignored: {}", fate);
-        }
-    }
-
-    private void refuse(VerdictRecord record, VerdictScreen.Refused refused) {
-        deadLetters.refuse(record, refused.reason(), refused.error());
-        if (refused.suspect() != null) {
-            LOG.atWarn()
-                    .addKeyValue("hook", refused.suspect().hook())
-                    .addKeyValue("gate", refused.suspect().gateId())
-                    .log("verdict refused: {}", refused.reason());
-            events.refused(refused.suspect(), refused.reason());
-        }
     }
 }
