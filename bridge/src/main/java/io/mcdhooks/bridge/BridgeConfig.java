@@ -6,6 +6,10 @@ import io.mcdhooks.schemas.settings.ConfigException;
 import io.mcdhooks.schemas.settings.Grammar;
 import io.mcdhooks.schemas.settings.Setting;
 import io.mcdhooks.schemas.settings.Settings;
+import io.mcdhooks.schemas.sign.StateSeal;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +36,11 @@ import java.util.regex.Pattern;
  * @param tick             MCDHOOKS_TICK: how often deadlines are checked
  * @param lagInterval      MCDHOOKS_LAG_INTERVAL: how often hooks' consumer groups are sampled
  * @param lagWindow        MCDHOOKS_LAG_WINDOW: how many samples a hook's lag state is judged over
+ * @param verdictClockSkew MCDHOOKS_VERDICT_CLOCK_SKEW: how far a hook's clock may be off: a verdict
+ *                         produced later than that after the broker logged it is refused
  * @param leaderElection   MCDHOOKS_LEADER_ELECTION: act only while holding the Lease (true), or at once
+ * @param stateSeal        MCDHOOKS_STATE_KEY_FILE: seals this cluster's state records (required): a
+ *                         restart trusts no lifecycle event, request or decision without its seal
  */
 public record BridgeConfig(
         String cluster,
@@ -55,17 +63,21 @@ public record BridgeConfig(
         Duration tick,
         Duration lagInterval,
         int lagWindow,
-        boolean leaderElection) {
+        Duration verdictClockSkew,
+        boolean leaderElection,
+        StateSeal stateSeal) {
 
     private static final Grammar<Duration> POSITIVE = Grammar.duration(Duration.ofMillis(1));
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final Pattern OBJECT_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
 
-    public static final Setting<String> CLUSTER = Setting.of(
-            "MCDHOOKS_CLUSTER",
-            Grammar.matching(
-                    Pattern.compile("[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?"),
-                    "a lowercase DNS name of at most 63 characters"));
+    public static final Setting<String> CLUSTER = Setting.of("MCDHOOKS_CLUSTER", Grammar.clusterName());
+    public static final Setting<StateSeal> STATE_KEY = Setting.of(
+            "MCDHOOKS_STATE_KEY_FILE",
+            Grammar.of(
+                    "the path of a readable file holding this cluster's state key (at least " + StateSeal.MIN_KEY_BYTES
+                            + " random bytes)",
+                    BridgeConfig::stateSeal));
     public static final Setting<Set<String>> GATED_POOLS = Setting.of(
                     "MCDHOOKS_GATED_POOLS",
                     Grammar.setOf(Grammar.matching(
@@ -101,12 +113,16 @@ public record BridgeConfig(
             Setting.of("MCDHOOKS_LAG_INTERVAL", POSITIVE).orElse("10s");
     public static final Setting<Integer> LAG_WINDOW =
             Setting.of("MCDHOOKS_LAG_WINDOW", Grammar.integer(1, 10_000)).orElse("10");
+    public static final Setting<Duration> VERDICT_CLOCK_SKEW = Setting.of(
+                    "MCDHOOKS_VERDICT_CLOCK_SKEW", Grammar.duration(Duration.ofSeconds(1)))
+            .orElse("2m");
     public static final Setting<Boolean> LEADER_ELECTION =
             Setting.of("MCDHOOKS_LEADER_ELECTION", Grammar.BOOLEAN).orElse("true");
 
     /** Every variable the bridge reads. */
     public static final List<Setting<?>> SETTINGS = List.of(
             CLUSTER,
+            STATE_KEY,
             NAMESPACE,
             GATEKEEPER,
             LEADER_ELECTION,
@@ -125,11 +141,21 @@ public record BridgeConfig(
             TopicSettings.GATE_DECISIONS,
             TopicSettings.DEAD_LETTER,
             LAG_INTERVAL,
-            LAG_WINDOW);
+            LAG_WINDOW,
+            VERDICT_CLOCK_SKEW);
 
     public BridgeConfig {
         kafka.bootstrapServers();
         gatedPools = Set.copyOf(gatedPools);
+    }
+
+    private static StateSeal stateSeal(String text) {
+        Path path = Grammar.readableFile().parse(text);
+        try {
+            return new StateSeal(Files.readAllBytes(path));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read it: " + e.getMessage());
+        }
     }
 
     /** Reads the configuration from {@code env}; throws {@link ConfigException} naming the first bad variable. */
@@ -160,6 +186,8 @@ public record BridgeConfig(
                 settings.get(TICK),
                 settings.get(LAG_INTERVAL),
                 settings.get(LAG_WINDOW),
-                settings.get(LEADER_ELECTION));
+                settings.get(VERDICT_CLOCK_SKEW),
+                settings.get(LEADER_ELECTION),
+                settings.require(STATE_KEY));
     }
 }

@@ -63,8 +63,17 @@ public final class BridgeState {
     private final Map<String, NodeView> nodeViews = new HashMap<>();
     /** Per pool, the target whose early pre-update gates were last requested for every node. */
     private final Map<String, String> earlyGatesFor = new HashMap<>();
-
-    private final Set<String> requestedGates = new HashSet<>();
+    /**
+     * Pre-update gates requested early (before their node is assigned): the node's assignment is
+     * the same opening, not a new attempt.
+     */
+    private final Set<String> openedEarly = new HashSet<>();
+    /**
+     * The latest attempt requested of each gate. A gate comes back (a rollback, then a roll
+     * forward to a config seen before): its next request is a new attempt, which asks every hook
+     * again, and verdicts for older attempts are stale.
+     */
+    private final Map<String, Integer> attempts = new HashMap<>();
     /** Gate requests waiting for their pool or rendered config, by gate id, in arrival order. */
     private final Map<String, PendingGate> pendingGates = new LinkedHashMap<>();
     /**
@@ -108,7 +117,7 @@ public final class BridgeState {
 
     /** Feeds back a gate request published before a restart. */
     public void recover(GateRequest request) {
-        requestedGates.add(request.gateId());
+        attempts.merge(request.gateId(), request.attempt(), Math::max);
     }
 
     public List<Outgoing> onPool(PoolView pool, boolean initial) {
@@ -121,20 +130,22 @@ public final class BridgeState {
             prior = prior.after(o);
             out.add(events.pool(pool, o, now));
             if (o.transition() == Transition.NEW_TARGET_CONFIG && policy.gates(Stage.POOL_PRE_UPDATE, pool.name())) {
-                requestGate(Stage.POOL_PRE_UPDATE, pool.name(), null, pool.targetConfig(), now);
+                requestGate(Stage.POOL_PRE_UPDATE, pool.name(), null, pool.targetConfig(), now, true);
             }
         }
         pools.put(pool.name(), prior);
         if (!Objects.equals(earlyGatesFor.get(pool.name()), pool.targetConfig())) {
             earlyGatesFor.put(pool.name(), pool.targetConfig());
-            requestOffCycleGates(pool, nodeViews.values(), now);
+            // A new target seen now (not one found at start) is a new rollout: its early gates are new attempts.
+            boolean newRollout = found.stream().anyMatch(o -> o.transition() == Transition.NEW_TARGET_CONFIG);
+            requestOffCycleGates(pool, nodeViews.values(), now, newRollout);
         }
         for (OwedGate owed : settleOwed(pool.name())) {
             if (owed.stage() == Stage.POOL_PRE_UPDATE
                     && owed.target().equals(pool.targetConfig())
                     && pool.rolling()
                     && policy.gates(Stage.POOL_PRE_UPDATE, pool.name())) {
-                requestGate(Stage.POOL_PRE_UPDATE, pool.name(), null, pool.targetConfig(), now);
+                requestGate(Stage.POOL_PRE_UPDATE, pool.name(), null, pool.targetConfig(), now, false);
             }
         }
         out.addAll(releasePendingGates());
@@ -158,13 +169,13 @@ public final class BridgeState {
                 default -> null;
             };
             if (stage != null && pool != null && policy.gates(stage, pool)) {
-                requestGate(stage, pool, node, node.desiredConfig(), now);
+                requestGate(stage, pool, node, node.desiredConfig(), now, true);
             }
         }
         nodes.put(node.name(), prior);
         PoolView poolView = pool == null ? null : poolViews.get(pool);
         if (poolView != null) {
-            requestOffCycleGates(poolView, List.of(node), now);
+            requestOffCycleGates(poolView, List.of(node), now, false);
         }
         for (OwedGate owed : settleOwed(node.name())) {
             // A pre-update gate matters while the update is under way, a post-update one until it is released.
@@ -173,7 +184,7 @@ public final class BridgeState {
                     && owed.target().equals(node.desiredConfig())
                     && pool != null
                     && policy.gates(owed.stage(), pool)) {
-                requestGate(owed.stage(), pool, node, node.desiredConfig(), now);
+                requestGate(owed.stage(), pool, node, node.desiredConfig(), now, false);
             }
         }
         out.addAll(releasePendingGates());
@@ -215,7 +226,7 @@ public final class BridgeState {
         Instant now = clock.instant();
         for (PoolView pool : poolViews.values()) {
             earlyGatesFor.put(pool.name(), pool.targetConfig());
-            requestOffCycleGates(pool, nodeViews.values(), now);
+            requestOffCycleGates(pool, nodeViews.values(), now, false);
         }
         return releasePendingGates();
     }
@@ -241,7 +252,7 @@ public final class BridgeState {
      *       moment it is seen, and this gate is what releases it.
      * </ul>
      */
-    private void requestOffCycleGates(PoolView pool, Collection<NodeView> candidates, Instant now) {
+    private void requestOffCycleGates(PoolView pool, Collection<NodeView> candidates, Instant now, boolean newRollout) {
         String target = pool.targetConfig();
         if (!pool.rolling()) {
             return;
@@ -253,9 +264,9 @@ public final class BridgeState {
                 continue;
             }
             if (pre && !target.equals(node.currentConfig()) && !target.equals(node.desiredConfig())) {
-                pendGate(Stage.PRE_UPDATE, pool.name(), node, target, now, Timing.EARLY);
+                pendGate(Stage.PRE_UPDATE, pool.name(), node, target, now, Timing.EARLY, newRollout);
             } else if (post && node.done() && target.equals(node.currentConfig()) && !tracked(node, target)) {
-                pendGate(Stage.POST_UPDATE, pool.name(), node, target, now, Timing.LATE);
+                pendGate(Stage.POST_UPDATE, pool.name(), node, target, now, Timing.LATE, false);
             }
         }
     }
@@ -270,19 +281,39 @@ public final class BridgeState {
         return pendingGates.size();
     }
 
-    private void requestGate(Stage stage, String pool, NodeView node, String targetConfig, Instant now) {
+    /**
+     * Requests a gate. {@code observed}: its opening transition was just seen, so this is a new
+     * request of the gate, one attempt past any before. Otherwise (a request owed since before a
+     * restart) only a gate never requested is.
+     */
+    private void requestGate(
+            Stage stage, String pool, NodeView node, String targetConfig, Instant now, boolean observed) {
         if (targetConfig == null) {
             return;
         }
-        pendGate(stage, pool, node, targetConfig, now, Timing.AT_TRANSITION);
+        String gateId = GateId.of(cluster, stage, node == null ? pool : node.name(), targetConfig);
+        // Assigned after its early gate was asked: that request stands for this opening.
+        boolean anew = observed && !(stage == Stage.PRE_UPDATE && openedEarly.remove(gateId));
+        pendGate(stage, pool, node, targetConfig, now, Timing.AT_TRANSITION, anew);
     }
 
-    private void pendGate(Stage stage, String pool, NodeView node, String targetConfig, Instant now, Timing timing) {
+    /** {@code observed}: a new opening of the gate, so a new attempt of one requested before. */
+    private void pendGate(
+            Stage stage,
+            String pool,
+            NodeView node,
+            String targetConfig,
+            Instant now,
+            Timing timing,
+            boolean observed) {
         String subject = node == null ? pool : node.name();
         String gateId = GateId.of(cluster, stage, subject, targetConfig);
-        if (!requestedGates.contains(gateId)) {
-            pendingGates.putIfAbsent(gateId, new PendingGate(gateId, stage, pool, node, targetConfig, now, timing));
+        Integer last = attempts.get(gateId);
+        if (pendingGates.containsKey(gateId) || (!observed && last != null)) {
+            return;
         }
+        int attempt = last == null ? 1 : last + 1;
+        pendingGates.put(gateId, new PendingGate(gateId, attempt, stage, pool, node, targetConfig, now, timing));
     }
 
     private List<Outgoing> releasePendingGates() {
@@ -297,8 +328,12 @@ public final class BridgeState {
                 it.remove(); // its gate pod holds it: requested when the node is assigned
             } else if (request.isPresent()) {
                 it.remove();
-                requestedGates.add(gate.gateId());
-                out.add(new Outgoing(request.get(), EventIds.gateRequest(gate.gateId(), 1), gate.requestedAt()));
+                attempts.put(gate.gateId(), gate.attempt());
+                if (gate.timing() == Timing.EARLY) {
+                    openedEarly.add(gate.gateId());
+                }
+                out.add(new Outgoing(
+                        request.get(), EventIds.gateRequest(gate.gateId(), gate.attempt()), gate.requestedAt()));
             }
         }
         return out;
@@ -318,7 +353,7 @@ public final class BridgeState {
         return Optional.of(new GateRequest(
                 cluster,
                 gate.gateId(),
-                1,
+                gate.attempt(),
                 gate.stage(),
                 new GateRequest.PoolFacts(pool.name(), pool.maxUnavailable(), pool.machineCount()),
                 nodeFacts,
@@ -357,6 +392,7 @@ public final class BridgeState {
 
     private record PendingGate(
             String gateId,
+            int attempt,
             Stage stage,
             String pool,
             NodeView node,

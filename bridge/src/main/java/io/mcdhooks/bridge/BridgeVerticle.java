@@ -42,6 +42,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -136,6 +137,7 @@ public final class BridgeVerticle extends VerticleBase {
                         GateRequest.class, config.gateRequestsTopic(),
                         GateDecision.class, config.decisionsTopic()),
                 URI.create("/clusters/" + config.cluster() + "/bridge"),
+                config.stateSeal(),
                 metrics::publishFailure);
         GatePolicy policy = GatePolicy.pools(config.gatedPools());
         // A bridge that only publishes holds no gates: the timeline and gauges see an empty set.
@@ -155,7 +157,8 @@ public final class BridgeVerticle extends VerticleBase {
                             config.gatePodImage(),
                             config.tick(),
                             config.lagInterval(),
-                            config.lagWindow()),
+                            config.lagWindow(),
+                            config.verdictClockSkew()),
                     new ClusterCaches(),
                     outbox,
                     sender,
@@ -173,7 +176,7 @@ public final class BridgeVerticle extends VerticleBase {
                         listeners.stream().map(ClusterListener::startWatching).toList()))
                 .compose(v -> vertx.executeBlocking(this::readBack))
                 .compose(recovered -> {
-                    recovered.messages().forEach(this::recover);
+                    recovered.messages().forEach(r -> recover(r.message()));
                     listeners.forEach(l -> l.recover(recovered.messages()));
                     LOG.atInfo()
                             .addKeyValue("messages", recovered.messages().size())
@@ -231,13 +234,16 @@ public final class BridgeVerticle extends VerticleBase {
                             config.verdictsTopic(),
                             config.decisionsTopic(),
                             config.deadLetterTopic()),
-                    config.topicPartitions());
+                    config.topicPartitions(),
+                    // The verdict screen judges producedAt against the broker's time, the same
+                    // live and when read back.
+                    Set.of(config.verdictsTopic()));
         }
         return null;
     }
 
     /** What a restart reads back, and where each partition's read stopped. */
-    private record ReadBack(List<Message> messages, Map<TopicPartition, Long> ends) {}
+    private record ReadBack(List<PublishedLog.Recovered> messages, Map<TopicPartition, Long> ends) {}
 
     private ReadBack readBack() {
         List<String> topics = new ArrayList<>(List.of(config.lifecycleTopic(), config.gateRequestsTopic()));
@@ -245,11 +251,12 @@ public final class BridgeVerticle extends VerticleBase {
             topics.add(config.decisionsTopic());
             topics.add(config.verdictsTopic());
         }
-        List<Message> recovered = new ArrayList<>();
+        List<PublishedLog.Recovered> recovered = new ArrayList<>();
         Map<TopicPartition, Long> ends = PublishedLog.read(
                 config.kafka(),
                 topics,
                 config.cluster(),
+                config.stateSeal(),
                 config.recoveryLookback(),
                 Duration.ofMinutes(2),
                 cloudEvents,

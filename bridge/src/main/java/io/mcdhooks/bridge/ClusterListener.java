@@ -2,8 +2,8 @@ package io.mcdhooks.bridge;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
+import io.mcdhooks.bridge.publish.PublishedLog;
 import io.mcdhooks.schemas.GateRequest;
-import io.mcdhooks.schemas.Message;
 import io.vertx.core.Future;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +21,7 @@ public interface ClusterListener {
     }
 
     /** What the read-back found, oldest first, before the MCO informers start. */
-    default void recover(List<Message> recovered) {}
+    default void recover(List<PublishedLog.Recovered> recovered) {}
 
     /** The cluster is known (the informers have synced): act, and read on from {@code ends}. */
     default Future<Void> follow(Map<TopicPartition, Long> ends) {

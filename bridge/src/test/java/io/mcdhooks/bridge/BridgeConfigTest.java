@@ -7,6 +7,8 @@ import io.mcdhooks.schemas.kafka.KafkaSettings;
 import io.mcdhooks.schemas.kafka.Topics;
 import io.mcdhooks.schemas.settings.ConfigException;
 import io.mcdhooks.schemas.settings.Settings;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -20,6 +22,9 @@ class BridgeConfigTest {
     private static Map<String, String> env(String... pairs) {
         Map<String, String> env = new HashMap<>();
         env.put("MCDHOOKS_CLUSTER", "prod-east");
+        env.put(
+                "MCDHOOKS_STATE_KEY_FILE",
+                TestEnvironment.stateKeyFile("prod-east").toString());
         env.put("KAFKA_BOOTSTRAP_SERVERS", "kafka:9093");
         for (int i = 0; i < pairs.length; i += 2) {
             env.put(pairs[i], pairs[i + 1]);
@@ -99,6 +104,31 @@ class BridgeConfigTest {
                 .hasMessageContaining(accepted);
     }
 
+    @ParameterizedTest
+    @CsvSource({"my-cluster", "example", "cluster", "changeme"})
+    void refusesAPlaceholderClusterNameNamingTheVariable(String placeholder) {
+        assertThatThrownBy(() -> BridgeConfig.fromEnvironment(env("MCDHOOKS_CLUSTER", placeholder)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("MCDHOOKS_CLUSTER='" + placeholder + "' is invalid")
+                .hasMessageContaining("is a placeholder");
+    }
+
+    @Test
+    void needsAStateKeyOfAtLeast32Bytes() throws Exception {
+        Map<String, String> noKey = env();
+        noKey.remove("MCDHOOKS_STATE_KEY_FILE");
+        Path shortKey = Files.createTempFile("state", ".key");
+        Files.write(shortKey, new byte[16]);
+
+        assertThatThrownBy(() -> BridgeConfig.fromEnvironment(noKey))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("MCDHOOKS_STATE_KEY_FILE is required");
+        assertThatThrownBy(() -> BridgeConfig.fromEnvironment(env("MCDHOOKS_STATE_KEY_FILE", shortKey.toString())))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("MCDHOOKS_STATE_KEY_FILE=")
+                .hasMessageContaining("at least 32 are needed");
+    }
+
     @Test
     void needsTheClusterAndKafka() {
         Map<String, String> noCluster = env();
@@ -108,7 +138,8 @@ class BridgeConfigTest {
 
         assertThatThrownBy(() -> BridgeConfig.fromEnvironment(noCluster))
                 .isInstanceOf(ConfigException.class)
-                .hasMessage("MCDHOOKS_CLUSTER is required: expected a lowercase DNS name of at most 63 characters");
+                .hasMessageStartingWith(
+                        "MCDHOOKS_CLUSTER is required: expected a lowercase DNS name of at most 63 characters");
         assertThatThrownBy(() -> BridgeConfig.fromEnvironment(noKafka))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("KAFKA_BOOTSTRAP_SERVERS");

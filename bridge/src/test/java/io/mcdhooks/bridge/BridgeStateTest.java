@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.RegisteredHook;
+import io.mcdhooks.bridge.gate.VerdictFate;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
@@ -14,13 +15,16 @@ import io.mcdhooks.bridge.mco.RenderedConfig;
 import io.mcdhooks.bridge.mco.Views;
 import io.mcdhooks.bridge.publish.Outgoing;
 import io.mcdhooks.mco.disruption.NodeDisruptionPolicy;
+import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateDecision.FailurePolicy;
 import io.mcdhooks.schemas.GateDecision.Mode;
 import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.LifecycleEvent;
+import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Transition;
+import io.mcdhooks.schemas.Verdict;
 import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -116,6 +120,20 @@ class BridgeStateTest {
                 .filteredOn(r -> r.stage() == Stage.POOL_PRE_UPDATE)
                 .singleElement()
                 .satisfies(r -> assertThat(r.disruption().kind()).isEqualTo("none"));
+    }
+
+    @Test
+    void theAssignmentAfterAnEarlyPreUpdateGateIsTheSameOpeningNotANewAttempt() {
+        // Given an SSH key change whose pre-update gate was asked for with the pool's new target
+        BridgeState state = classifying(spec("default", List.of("ssh-ed25519 AAAA new")));
+        state.onNode(atRest("worker-0"), true);
+        assertThat(requests(state.onPool(pool(NEW, 2), false)))
+                .filteredOn(r -> r.stage() == Stage.PRE_UPDATE)
+                .singleElement()
+                .satisfies(r -> assertThat(r.attempt()).isEqualTo(1));
+
+        // When the MCC assigns the node, nothing is asked again: attempt 1 stands for this rollout
+        assertThat(requests(state.onNode(updating("worker-0"), false))).noneMatch(r -> r.stage() == Stage.PRE_UPDATE);
     }
 
     @Test
@@ -239,6 +257,62 @@ class BridgeStateTest {
                 null);
     }
 
+    @Test
+    void aRepeatedRolloutToASeenConfigIsANewAttemptThatAsksEveryHookAgain() {
+        // Given a rollout to NEW whose pool gate was released, then a rollback to OLD
+        Gatekeeper gatekeeper = new Gatekeeper("c1", Clock.fixed(T0, ZoneOffset.UTC), d -> {});
+        gatekeeper.putHook(hook("kmod-check", Duration.ofMinutes(10), Duration.ZERO));
+        BridgeState state = new BridgeState(
+                "c1", GatePolicy.of(gatekeeper), Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
+        state.onRenderedConfig(new RenderedConfig(NEW, "quay.io/os@sha256:02", "default", List.of(), List.of()));
+        state.onRenderedConfig(new RenderedConfig(OLD, "quay.io/os@sha256:01", "default", List.of(), List.of()));
+        state.onPool(pool(OLD, 1), true);
+        GateRequest first = requests(state.onPool(pool(NEW, 2), false)).get(0);
+        gatekeeper.onGateRequest(first);
+        gatekeeper.onVerdict(Verdict.answering(first, "kmod-check", Outcome.PASS, "Fine", null, null, T0));
+        assertThat(gatekeeper.gate(first.gateId()).released()).isTrue();
+        state.onPool(pool(NEW, NEW, 3), false);
+        state.onPool(pool(OLD, NEW, 4), false);
+        state.onPool(pool(OLD, OLD, 5), false);
+
+        // When the pool rolls forward to NEW again
+        List<GateRequest> again = requests(state.onPool(pool(NEW, OLD, 6), false));
+
+        // Then the gate is requested again, as attempt 2, and opens waiting on its hook again
+        assertThat(again).singleElement().satisfies(r -> {
+            assertThat(r.gateId()).isEqualTo(first.gateId());
+            assertThat(r.attempt()).isEqualTo(2);
+        });
+        gatekeeper.onGateRequest(again.get(0));
+        assertThat(gatekeeper.gate(first.gateId()).released()).isFalse();
+        assertThat(gatekeeper.gate(first.gateId()).last().decision()).isEqualTo(GateDecision.Decision.OPENED);
+        // And the first attempt's PASS, heard again, is stale: it counts for nothing
+        assertThat(gatekeeper.onVerdict(
+                        Verdict.answering(first, "kmod-check", Outcome.PASS, "Fine", null, null, T0.plusSeconds(1))))
+                .isEqualTo(VerdictFate.STALE);
+        assertThat(gatekeeper.gate(first.gateId()).released()).isFalse();
+    }
+
+    @Test
+    void aRestartKnowsTheLatestAttemptAndAsksTheNextOneAfterIt() {
+        GateRequest second = new GateRequest(
+                "c1",
+                GateId.of("c1", Stage.PRE_UPDATE, "worker-0", NEW),
+                2,
+                Stage.PRE_UPDATE,
+                new GateRequest.PoolFacts("worker", "1", 3),
+                new GateRequest.NodeFacts("worker-0", null, Map.of()),
+                OLD,
+                NEW,
+                new GateRequest.TargetFacts("quay.io/os@sha256:02", "default", List.of(), List.of(), null),
+                T0,
+                T0.plus(Duration.ofMinutes(30)));
+        BridgeState state = restarted(List.of(second));
+
+        // The owed request was sent (attempt 2 is known): nothing is sent again on restart
+        assertThat(requests(state.onNode(updating("worker-0"), true))).isEmpty();
+    }
+
     /** A bridge restarted after publishing worker-0's update-assigned event, and these requests. */
     private static BridgeState restarted(List<GateRequest> readBack) {
         BridgeState state =
@@ -310,13 +384,17 @@ class BridgeStateTest {
     }
 
     private static PoolView pool(String target, long generation) {
+        return pool(target, OLD, generation);
+    }
+
+    private static PoolView pool(String target, String current, long generation) {
         return new PoolView(
                 "worker",
                 "uid-worker",
                 "1",
                 generation,
                 target,
-                OLD,
+                current,
                 false,
                 "1",
                 3,

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.mcdhooks.bridge.cli.Cli;
 import io.mcdhooks.bridge.gate.GateObjects;
 import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.gate.VerificationKeys;
 import io.mcdhooks.bridge.gate.WhyHeld;
 import io.mcdhooks.bridge.gatekeeper.GatekeeperService;
 import io.mcdhooks.bridge.hooks.UpdateHook;
@@ -40,6 +41,7 @@ import io.mcdhooks.schemas.Verdict;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.kafka.DeadLetters;
+import io.mcdhooks.schemas.sign.StateSeal;
 import io.mcdhooks.schemas.sign.VerdictSignatures;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -57,6 +59,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -400,6 +403,26 @@ class GatekeeperIT {
         await().atMost(Duration.ofSeconds(90)).until(() -> decided(Stage.POST_UPDATE, Decision.BLOCKED));
         String held = lastDecision(Stage.POST_UPDATE).node();
         await().atMost(Duration.ofSeconds(60)).until(() -> heldNode(held));
+        // And a decision releasing it, in this cluster's name but sealed by another cluster's bridge
+        GateDecision held0 = lastDecision(Stage.POST_UPDATE);
+        GateDecision forged = new GateDecision(
+                held0.cluster(),
+                held0.gateId(),
+                held0.attempt(),
+                held0.stage(),
+                held0.pool(),
+                held0.node(),
+                held0.targetConfig(),
+                Decision.RELEASED,
+                true,
+                held0.hooks(),
+                List.of(),
+                "released",
+                null,
+                held0.openedAt(),
+                Instant.now());
+        sendForeignDecision(forged);
+        await().atMost(Duration.ofSeconds(10)).until(() -> decided(Stage.POST_UPDATE, Decision.RELEASED));
         int decisionsBefore = reader.poll().size();
 
         // When the gatekeeper is killed and a new one starts
@@ -637,35 +660,38 @@ class GatekeeperIT {
         assertThat(decisions(Stage.POOL_PRE_UPDATE)).noneMatch(GateDecision::released);
         assertThat(poolPaused()).isTrue();
         assertThat(workers()).noneMatch(n -> !oldConfig.equals(annotation(n, McoApi.DESIRED_CONFIG)));
+
+        // And a restart reading them all back releases nothing either
+        vertx.close().await();
+        vertx = Vertx.vertx();
+        BridgeVerticle restarted = deployBridge();
+        await().atMost(Duration.ofSeconds(60)).until(restarted::ready);
+        assertThat(restarted.gatekeeper().gatekeeper().gate(request.gateId()))
+                .satisfies(g -> assertThat(g.released()).isFalse());
+        assertThat(decisions(Stage.POOL_PRE_UPDATE)).noneMatch(GateDecision::released);
+        assertThat(poolPaused()).isTrue();
         hook.answer(request, Outcome.PASS);
         await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.RELEASED));
     }
 
     @Test
-    void aHookThatSignsIsHeardOnlyThroughItsSignatureAndForgedUnsignedAndReplayedVerdictsAreRefused() throws Exception {
-        // Given a hook that must sign, its public key in a Secret, and its key with the hook
+    void aHookThatSignsIsHeardOnlyThroughItsSignatureLiveAndAfterARestartAndWaitsForANewKey() throws Exception {
+        // Given a hook that must sign, its public key in the keys Secret, and its key with the hook
         KeyPair hookKey = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
         KeyPair strangerKey = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
+        KeyPair nextKey = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
         client.secrets()
                 .inNamespace(NAMESPACE)
                 .resource(new SecretBuilder()
                         .withNewMetadata()
-                        .withName("kmod-keys")
+                        .withName(VerificationKeys.SECRET)
                         .withNamespace(NAMESPACE)
                         .endMetadata()
-                        .addToData(
-                                "2026-11",
-                                Base64.getEncoder()
-                                        .encodeToString(VerdictSignatures.pem(
-                                                        "PUBLIC KEY",
-                                                        hookKey.getPublic().getEncoded())
-                                                .getBytes()))
+                        .addToData("kmod-check.2026-11", publicPem(hookKey))
                         .build())
                 .create();
         registerHook("kmod-check", List.of(UpdateHookSpec.StageName.POOL_PRE_UPDATE), spec -> {
-            UpdateHookSpec.Signature signature = new UpdateHookSpec.Signature();
-            signature.setPublicKeysSecret("kmod-keys");
-            spec.setSignature(signature);
+            spec.setSignature(new UpdateHookSpec.Signature());
         });
         hook = hook("kmod-check", r -> Optional.of(Outcome.FAIL));
         hook.signWith(hookKey.getPrivate(), "2026-11");
@@ -711,15 +737,54 @@ class GatekeeperIT {
         assertThat(bridge.metrics().scrape())
                 .contains("reason=\"SIGNATURE_UNSIGNED\"")
                 .contains("reason=\"SIGNATURE_BAD_SIGNATURE\"");
+        // One Event per hook and reason a minute: the two bad signatures make one
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> client.v1().events().inNamespace("default").list().getItems().stream()
                                 .filter(e -> "VerdictRejected".equals(e.getReason()))
                                 .count()
-                        == 3);
+                        == 2);
 
-        // And the hook's own signed PASS releases the gate
+        // And when the gatekeeper restarts (a failover), reading those forgeries back, the gate stays held
+        int decisionsBefore = reader.poll().size();
+        vertx.close().await();
+        vertx = Vertx.vertx();
+        BridgeVerticle restarted = deployBridge();
+        await().atMost(Duration.ofSeconds(30)).until(restarted::ready);
+        await().during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> restarted.gatekeeper().gatekeeper().gates().stream()
+                        .filter(g -> g.id().equals(request.gateId()))
+                        .allMatch(g -> !g.released()));
+        assertThat(reader.poll()).hasSize(decisionsBefore);
+        assertThat(poolPaused()).isTrue();
+
+        // And a PASS signed with a key the gatekeeper does not know yet waits for it, refused by nobody
+        long refusedAfterRestart = restarted.gatekeeper().deadLettered();
+        hook.script(r -> Optional.of(Outcome.PASS));
+        hook.signWith(nextKey.getPrivate(), "2026-12");
         hook.answer(request, Outcome.PASS);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> restarted.gatekeeper().verdictRecords() >= 1);
+        assertThat(restarted.gatekeeper().deadLettered()).isEqualTo(refusedAfterRestart);
+        assertThat(decided(Stage.POOL_PRE_UPDATE, Decision.RELEASED)).isFalse();
+
+        // And once the keys Secret has the new key, that PASS releases the gate
+        client.secrets()
+                .inNamespace(NAMESPACE)
+                .withName(VerificationKeys.SECRET)
+                .edit(secret -> {
+                    secret.getData().put("kmod-check.2026-12", publicPem(nextKey));
+                    return secret;
+                });
         await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.RELEASED));
+        assertThat(restarted.gatekeeper().deadLettered()).isEqualTo(refusedAfterRestart);
+    }
+
+    private static String publicPem(KeyPair key) {
+        return Base64.getEncoder()
+                .encodeToString(
+                        VerdictSignatures.pem("PUBLIC KEY", key.getPublic().getEncoded())
+                                .getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -748,6 +813,31 @@ class GatekeeperIT {
         rollOutRealtimeKernel();
         await().atMost(Duration.ofSeconds(30)).until(() -> decided(Stage.POOL_PRE_UPDATE, Decision.BLOCKED));
         assertThat(lastDecision(Stage.POOL_PRE_UPDATE).blockingHooks()).containsExactly("kmod-check");
+    }
+
+    /** A decision written by another cluster's bridge: sealed with a state key that is not this cluster's. */
+    private void sendForeignDecision(GateDecision decision) {
+        byte[] otherKey = new byte[StateSeal.MIN_KEY_BYTES];
+        new SecureRandom().nextBytes(otherKey);
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                Map.of("bootstrap.servers", broker.bootstrapServers()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            ProducerRecord<String, byte[]> record = new CloudEventsKafka(new MessageCodec())
+                    .toRecord(
+                            config.decisionsTopic(),
+                            decision,
+                            "forged",
+                            URI.create("/clusters/e2e/bridge"),
+                            OffsetDateTime.now(),
+                            Map.of());
+            String seal = new StateSeal(otherKey)
+                    .seal(decision.cluster(), decision.kind().cloudEventType(), "forged", record.value());
+            record.headers().add("ce_" + StateSeal.EXTENSION, seal.getBytes(StandardCharsets.US_ASCII));
+            producer.send(record).get();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private void sendVerdict(Verdict verdict, Map<String, String> extensions) throws Exception {

@@ -23,6 +23,10 @@ class MainTest {
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD);
         builder.environment().clear();
         builder.environment().put("MCDHOOKS_CLUSTER", "c");
+        builder.environment()
+                .put(
+                        "MCDHOOKS_STATE_KEY_FILE",
+                        TestEnvironment.stateKeyFile("c").toString());
         builder.environment().put("KAFKA_BOOTSTRAP_SERVERS", "localhost:1");
         builder.environment().put("MCDHOOKS_GATEKEEPER", "yes");
 

@@ -2,9 +2,15 @@ package io.mcdhooks.bridge;
 
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.mco.Identity;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Bridge settings for a test: the test broker, topics of its own, a free port, topics created.
@@ -22,6 +28,27 @@ public final class TestEnvironment {
         return Identity.serviceAccount(namespace, "mcdhooks-bridge");
     }
 
+    /**
+     * A state key file of {@code cluster}'s, the same for every bridge of it in this JVM (a
+     * restarted bridge must trust what its predecessor sealed), another for every other cluster.
+     */
+    public static Path stateKeyFile(String cluster) {
+        return STATE_KEYS.computeIfAbsent(cluster, c -> {
+            try {
+                Path file = Files.createTempFile("mcdhooks-state-" + c, ".key");
+                byte[] key = new byte[32];
+                new SecureRandom().nextBytes(key);
+                Files.write(file, key);
+                file.toFile().deleteOnExit();
+                return file;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    private static final Map<String, Path> STATE_KEYS = new ConcurrentHashMap<>();
+
     public static Map<String, String> bridge(KafkaBroker broker, String cluster) {
         return bridge(
                 broker.bootstrapServers(), cluster, UUID.randomUUID().toString().substring(0, 8));
@@ -31,6 +58,7 @@ public final class TestEnvironment {
     public static Map<String, String> bridge(String bootstrapServers, String cluster, String suffix) {
         Map<String, String> env = new HashMap<>();
         env.put("MCDHOOKS_CLUSTER", cluster);
+        env.put("MCDHOOKS_STATE_KEY_FILE", stateKeyFile(cluster).toString());
         env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
         env.put("MCDHOOKS_LIFECYCLE_TOPIC", "lifecycle-" + suffix);
         env.put("MCDHOOKS_GATE_REQUESTS_TOPIC", "gates-" + suffix);

@@ -30,11 +30,12 @@ final class KafkaView {
                 kafka,
                 List.of(cli.lifecycleTopic, cli.decisionsTopic),
                 cli.cluster,
+                null,
                 lookback,
                 cli.timeout,
                 new CloudEventsKafka(new MessageCodec()),
                 Clock.systemUTC(),
-                messages::add);
+                r -> messages.add(r.message()));
         for (Message m : messages) {
             if (m instanceof LifecycleEvent e) {
                 String key = e.cluster() + "/" + e.object().name();

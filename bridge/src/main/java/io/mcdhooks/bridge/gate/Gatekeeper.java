@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,15 +91,27 @@ public final class Gatekeeper {
     }
 
     /**
-     * Rebuilds the gates from what Kafka holds: gate requests, decisions and verdicts of this
-     * cluster, oldest first. Returns the decisions read back that the rebuilt gates stand on:
-     * they are on Kafka already.
+     * What a rebuild found: the decisions read back that the rebuilt gates stand on (they are on
+     * Kafka already), and the verdicts read back that the screen refused.
      */
-    public List<GateDecision> recover(List<Message> recovered) {
+    public record Recovery(List<GateDecision> standing, List<VerdictScreen.Refused> refused) {}
+
+    /**
+     * Rebuilds the gates from what Kafka holds: gate requests and decisions of this cluster, then
+     * the verdicts read back, oldest first. A verdict read back is only on Kafka, not proven: each
+     * passes {@code screen} (the live path's screen) against its restored gate before it counts,
+     * so one refused live is refused again; verdict messages in {@code recovered} are ignored.
+     */
+    public Recovery recover(
+            List<Message> recovered,
+            List<VerdictRecord> verdicts,
+            Function<VerdictRecord, VerdictScreen.Screened> screen) {
         Map<String, GateRequest> requests = new LinkedHashMap<>();
         Map<String, GateDecision> latest = new HashMap<>();
-        Map<String, List<Verdict>> verdictsByGate = new HashMap<>();
         for (Message message : recovered) {
+            if (!cluster.equals(message.cluster())) {
+                continue;
+            }
             if (message instanceof GateRequest r) {
                 GateRequest known = requests.get(r.gateId());
                 if (known == null || known.attempt() <= r.attempt()) {
@@ -106,33 +119,38 @@ public final class Gatekeeper {
                 }
             } else if (message instanceof GateDecision d) {
                 latest.put(d.gateId() + "#" + d.attempt(), d);
-            } else if (message instanceof Verdict v) {
-                verdictsByGate
-                        .computeIfAbsent(v.gateId(), k -> new ArrayList<>())
-                        .add(v);
             }
         }
+        Instant now = clock.instant();
         List<GateDecision> standing = new ArrayList<>();
+        List<String> restored = new ArrayList<>();
         for (GateRequest r : requests.values()) {
             GateDecision last = latest.get(r.gateId() + "#" + r.attempt());
             if (last != null) {
                 standing.add(last);
+                gates.put(r.gateId(), GateMachine.restore(r, last));
+            } else {
+                apply(GateMachine.open(r, List.copyOf(hooks.values()), now));
             }
-            restore(r, last, verdictsByGate.getOrDefault(r.gateId(), List.of()));
+            restored.add(r.gateId());
         }
-        return standing;
-    }
-
-    /** A gate as it stood before a restart: its latest decision, then the verdicts it had received. */
-    public void restore(GateRequest request, GateDecision latest, List<Verdict> verdicts) {
-        Instant now = clock.instant();
-        GateMachine.Change step = latest == null
-                ? GateMachine.open(request, List.copyOf(hooks.values()), now)
-                : new GateMachine.Change(GateMachine.restore(request, latest), null, null);
-        if (step.decision() != null) {
-            decisions.accept(step.decision());
+        // The gates stand restored, so the screen sees each verdict's gate (who must sign, when it opened).
+        Map<String, List<Verdict>> verdictsByGate = new HashMap<>();
+        List<VerdictScreen.Refused> refused = new ArrayList<>();
+        for (VerdictRecord record : verdicts) {
+            VerdictScreen.Screened screened = screen.apply(record);
+            if (screened instanceof VerdictScreen.Accepted accepted) {
+                verdictsByGate
+                        .computeIfAbsent(accepted.verdict().gateId(), k -> new ArrayList<>())
+                        .add(accepted.verdict());
+            } else if (screened instanceof VerdictScreen.Refused r) {
+                refused.add(r);
+            }
         }
-        apply(GateMachine.replay(step.gate(), verdicts, now));
+        for (String gateId : restored) {
+            apply(GateMachine.replay(gates.get(gateId), verdictsByGate.getOrDefault(gateId, List.of()), now));
+        }
+        return new Recovery(standing, refused);
     }
 
     public VerdictFate onVerdict(Verdict verdict) {

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.gate.GatePodHealth;
 import io.mcdhooks.bridge.gate.HoldLimits;
 import io.mcdhooks.bridge.gate.PostUpdateHold;
+import io.mcdhooks.bridge.gate.RefusalEvents;
 import io.mcdhooks.bridge.gate.WhyHeld;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.schemas.GateDecision;
@@ -46,6 +47,8 @@ public final class GateEvents {
     private final Map<String, String> gatePodsReported = new HashMap<>();
     /** Per "node/<name>" or "pool/<name>", the ignored override annotation last answered with an Event. */
     private final Map<String, String> warnedLegacy = new HashMap<>();
+
+    private final RefusalEvents refusals = new RefusalEvents();
 
     GateEvents(KubernetesClient client, WorkerExecutor worker, Clock clock) {
         this.client = client;
@@ -177,21 +180,46 @@ public final class GateEvents {
                 object);
     }
 
-    /** A verdict refused for its signature or age, as a Warning Event on the gate's Node or pool. */
+    /**
+     * A verdict refused for its signature or age, as a Warning Event on the gate's Node or pool:
+     * at most one per hook and reason a minute ({@link RefusalEvents}), counting the others.
+     */
     void refused(Verdict verdict, String reason) {
+        RefusalEvents.Due due = refusals.refused(verdict, reason, clock.instant());
+        if (due != null) {
+            record(due);
+        }
+    }
+
+    /** Lets time pass: the Events counting refusals of the last interval are written. */
+    void tick() {
+        refusals.due(clock.instant()).forEach(this::record);
+    }
+
+    private void record(RefusalEvents.Due due) {
+        Verdict verdict = due.verdict();
+        String what = due.count() == 1
+                ? "a " + verdict.outcome() + " verdict claiming to be from " + verdict.hook()
+                : due.count() + " verdicts claiming to be from " + verdict.hook() + " (the latest a "
+                        + verdict.outcome() + ")";
         write(
                 verdict.node(),
                 verdict.pool(),
                 "VerdictRejected",
                 "Warning",
-                "a " + verdict.outcome() + " verdict claiming to be from " + verdict.hook() + " on gate "
-                        + verdict.gateId() + " was refused: " + reason,
+                what + " on gate " + verdict.gateId() + " refused: " + due.reason(),
                 clock.instant(),
-                verdict.gateId());
+                verdict.gateId(),
+                due.count());
     }
 
     private void write(String node, String pool, String reason, String type, String message, Instant at, String gate) {
-        Event event = event(node, pool, reason, type, message, at);
+        write(node, pool, reason, type, message, at, gate, 1);
+    }
+
+    private void write(
+            String node, String pool, String reason, String type, String message, Instant at, String gate, int count) {
+        Event event = event(node, pool, reason, type, message, at, count);
         worker.executeBlocking(
                         () -> {
                             client.v1()
@@ -208,7 +236,8 @@ public final class GateEvents {
                         .log("could not record the Kubernetes Event {}", reason));
     }
 
-    private static Event event(String node, String pool, String reason, String type, String message, Instant at) {
+    private static Event event(
+            String node, String pool, String reason, String type, String message, Instant at, int count) {
         boolean poolEvent = node == null;
         String object = poolEvent ? pool : node;
         return new EventBuilder()
@@ -230,7 +259,7 @@ public final class GateEvents {
                 .withReportingComponent(COMPONENT)
                 .withFirstTimestamp(at.toString())
                 .withLastTimestamp(at.toString())
-                .withCount(1)
+                .withCount(count)
                 .build();
     }
 }

@@ -6,16 +6,15 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.ClusterListener;
 import io.mcdhooks.bridge.GatePolicy;
 import io.mcdhooks.bridge.gate.AckedGates;
-import io.mcdhooks.bridge.gate.Gate;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RegisteredHook;
-import io.mcdhooks.bridge.gate.VerdictFate;
 import io.mcdhooks.bridge.gate.VerdictRecord;
 import io.mcdhooks.bridge.gate.VerdictScreen;
 import io.mcdhooks.bridge.lag.LagStatus;
 import io.mcdhooks.bridge.metrics.BridgeMetrics;
 import io.mcdhooks.bridge.publish.Outbox;
+import io.mcdhooks.bridge.publish.PublishedLog;
 import io.mcdhooks.bridge.publish.RecordSender;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateRequest;
@@ -71,7 +70,8 @@ public final class GatekeeperService implements ClusterListener {
             String pauseImage,
             Duration tick,
             Duration lagInterval,
-            int lagWindow) {}
+            int lagWindow,
+            Duration verdictClockSkew) {}
 
     private final Vertx vertx;
     private final Settings settings;
@@ -96,7 +96,7 @@ public final class GatekeeperService implements ClusterListener {
     /** The verdicts topic, followed from {@link #follow} on. */
     private VerdictLog verdicts;
 
-    private long verdictRecords;
+    private final VerdictIntake intake;
 
     /**
      * A gatekeeper acting on {@code client}'s cluster, publishing its decisions through the
@@ -132,11 +132,18 @@ public final class GatekeeperService implements ClusterListener {
                 reconciler::decided,
                 List.of(reconciler::decided, events::decided));
         this.statuses = new HookStatusWriter(client, kube);
-        this.hooks = new HookRegistry(
-                client, kube, context, settings.namespace(), gatekeeper, statuses, reconciler::everything);
+        this.hooks =
+                new HookRegistry(client, context, settings.namespace(), gatekeeper, statuses, reconciler::everything);
         this.screen = new VerdictScreen(
-                settings.cluster(), new CloudEventsKafka(new MessageCodec()), gatekeeper::gate, hooks::keys);
+                settings.cluster(),
+                new CloudEventsKafka(new MessageCodec()),
+                gatekeeper::gate,
+                hooks::keys,
+                clock,
+                settings.verdictClockSkew());
         this.deadLetters = new DeadLetterSink(sender, settings.deadLetterTopic(), metrics);
+        this.intake = new VerdictIntake(screen, gatekeeper, deadLetters, events, metrics, clock);
+        hooks.onKeysChanged(intake::keysChanged);
         this.lag = new HookLagSampler(vertx, settings, metrics, clock);
         this.overrides = new GateOverrides(client, kube, context, settings.namespace(), gatekeeper, clock);
     }
@@ -167,7 +174,7 @@ public final class GatekeeperService implements ClusterListener {
 
     /** Records taken from the verdicts topic so far, whatever became of them. */
     public long verdictRecords() {
-        return verdictRecords;
+        return intake.records();
     }
 
     /** Watches UpdateHooks, and the gate pods and budgets in its namespace; completes once synced. */
@@ -182,10 +189,27 @@ public final class GatekeeperService implements ClusterListener {
      * levers planned without the gates could lift a cordon a held gate needs.
      */
     @Override
-    public void recover(List<Message> recovered) {
-        List<GateDecision> standing = gatekeeper.recover(recovered);
-        standing.forEach(acked::acknowledged);
-        LOG.atInfo().addKeyValue("gates", gatekeeper.gates().size()).log("gates rebuilt from Kafka");
+    public void recover(List<PublishedLog.Recovered> recovered) {
+        List<Message> messages = new ArrayList<>();
+        List<VerdictRecord> verdictRecords = new ArrayList<>();
+        for (PublishedLog.Recovered r : recovered) {
+            if (r.message() instanceof Verdict) {
+                verdictRecords.add(r.record());
+            } else {
+                messages.add(r.message());
+            }
+        }
+        Gatekeeper.Recovery recovery = gatekeeper.recover(messages, verdictRecords, screen::screen);
+        recovery.standing().forEach(acked::acknowledged);
+        // Each was dead-lettered when it arrived; said once more here, not sent twice.
+        recovery.refused().stream()
+                .filter(r -> r.suspect() != null)
+                .forEach(r -> LOG.atWarn().log("verdict read back refused again: {}", r.error()));
+        LOG.atInfo()
+                .addKeyValue("gates", gatekeeper.gates().size())
+                .addKeyValue("verdicts", verdictRecords.size())
+                .addKeyValue("refused", recovery.refused().size())
+                .log("gates rebuilt from Kafka");
     }
 
     /**
@@ -199,6 +223,8 @@ public final class GatekeeperService implements ClusterListener {
         timers.add(vertx.setPeriodic(LIMITS_PERIOD.toMillis(), t -> holdReporter.report(holdPolicy.mode())));
         timers.add(vertx.setPeriodic(settings.tick().toMillis(), t -> {
             gatekeeper.tick();
+            intake.tick();
+            events.tick();
             acked.forget(gatekeeper.forgetReleasedBefore(clock.instant().minus(FORGET_AFTER)));
         }));
         timers.add(vertx.setPeriodic(STATUS_PERIOD.toMillis(), t -> {
@@ -215,7 +241,7 @@ public final class GatekeeperService implements ClusterListener {
                 .onFailure(e -> LOG.atError()
                         .setCause(e)
                         .log("cannot watch GateOverrides: overrides wait until the CRD is installed"));
-        return verdicts.follow(ends, this::onVerdictRecord);
+        return verdicts.follow(ends, intake::onRecord);
     }
 
     /** A gate pod or budget came, went or changed state: the node's levers, and a report if its pod does not hold. */
@@ -287,45 +313,5 @@ public final class GatekeeperService implements ClusterListener {
                 .addKeyValue("decision", decision.decision())
                 .log("{}", decision.summary());
         decisions.accept(decision);
-    }
-
-    private void onVerdictRecord(VerdictRecord record) {
-        verdictRecords++;
-        try {
-            VerdictScreen.Screened screened = screen.screen(record);
-            if (screened instanceof VerdictScreen.Accepted accepted) {
-                hear(record, accepted.verdict());
-            } else if (screened instanceof VerdictScreen.Refused refused) {
-                refuse(record, refused);
-            } // another cluster's: one Kafka serves a fleet
-        } catch (RuntimeException e) {
-            // Nothing a record holds may stop the consumer; what cannot be judged is refused.
-            deadLetters.refuse(record, "PROCESSING_ERROR", "cannot process: " + e);
-        }
-    }
-
-    private void hear(VerdictRecord record, Verdict verdict) {
-        VerdictFate fate = gatekeeper.onVerdict(verdict);
-        Gate gate = gatekeeper.gate(verdict.gateId());
-        metrics.verdict(verdict, fate, gate == null ? null : gate.openedAt(), clock.instant());
-        if (fate == VerdictFate.UNKNOWN_GATE) {
-            deadLetters.refuse(record, fate.name(), "no gate " + verdict.gateId() + " is known to this gatekeeper");
-        } else if (fate != VerdictFate.ACCEPTED) {
-            LOG.atDebug()
-                    .addKeyValue("gate", verdict.gateId())
-                    .addKeyValue("hook", verdict.hook())
-                    .log("verdict ignored: {}", fate);
-        }
-    }
-
-    private void refuse(VerdictRecord record, VerdictScreen.Refused refused) {
-        deadLetters.refuse(record, refused.reason(), refused.error());
-        if (refused.suspect() != null) {
-            LOG.atWarn()
-                    .addKeyValue("hook", refused.suspect().hook())
-                    .addKeyValue("gate", refused.suspect().gateId())
-                    .log("verdict refused: {}", refused.reason());
-            events.refused(refused.suspect(), refused.reason());
-        }
     }
 }

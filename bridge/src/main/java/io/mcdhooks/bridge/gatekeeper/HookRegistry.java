@@ -5,13 +5,14 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.RegisteredHook;
+import io.mcdhooks.bridge.gate.VerificationKeys;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookParser;
 import io.mcdhooks.bridge.kube.McoInformers;
-import io.mcdhooks.schemas.sign.VerdictSignatures;
+import io.mcdhooks.schemas.Verdict;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.WorkerExecutor;
+import io.vertx.core.Promise;
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.time.Duration;
@@ -24,8 +25,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The hooks the gates wait on, from the cluster's {@code UpdateHook}s: each valid one registered
  * with the {@link Gatekeeper}; an edit that breaks one refused in its status, its last valid
- * version staying in force; and for a hook that signs its verdicts, its public keys from the
- * Secret it names. Confined to the gatekeeper's event loop; reads Secrets on its worker pool.
+ * version staying in force. And the keys that verify signed hooks' verdicts, from the one Secret
+ * {@value VerificationKeys#SECRET} in the bridge's namespace, watched by name: a change of it
+ * replaces the keys at once (never an empty set while a read is under way), and nothing else
+ * reloads them. Confined to the gatekeeper's event loop.
  */
 final class HookRegistry {
 
@@ -33,26 +36,25 @@ final class HookRegistry {
     private static final long RESYNC_MILLIS = Duration.ofMinutes(5).toMillis();
 
     private final KubernetesClient client;
-    private final WorkerExecutor worker;
     private final Context context;
     private final String namespace;
     private final Gatekeeper gatekeeper;
     private final HookStatusWriter statuses;
     private final Runnable changed;
-    private final Map<String, Map<String, PublicKey>> keys = new HashMap<>();
+    private Runnable keysChanged = () -> {};
+    private VerificationKeys keys = VerificationKeys.NONE;
     private SharedIndexInformer<UpdateHook> informer;
+    private SharedIndexInformer<Secret> keyInformer;
 
     /** @param changed runs when what a hook gates changed: every lever may need planning again */
     HookRegistry(
             KubernetesClient client,
-            WorkerExecutor worker,
             Context context,
             String namespace,
             Gatekeeper gatekeeper,
             HookStatusWriter statuses,
             Runnable changed) {
         this.client = client;
-        this.worker = worker;
         this.context = context;
         this.namespace = namespace;
         this.gatekeeper = gatekeeper;
@@ -60,28 +62,84 @@ final class HookRegistry {
         this.changed = changed;
     }
 
-    /** Watches UpdateHooks; completes once the informer has synced. */
+    /** Runs, on the event loop, after every change of the keys: verdicts waiting for a key may now verify. */
+    void onKeysChanged(Runnable listener) {
+        this.keysChanged = listener;
+    }
+
+    /** Watches UpdateHooks and the keys Secret; completes once both have synced, so keys are known before any verdict is read. */
     Future<Void> start() {
         informer = client.resources(UpdateHook.class).runnableInformer(RESYNC_MILLIS);
         informer.addEventHandler(McoInformers.levelHandler(
                 h -> context.runOnContext(v -> onHook(h)),
                 (h, unknown) ->
                         context.runOnContext(v -> onDeleted(h.getMetadata().getName()))));
-        return Future.fromCompletionStage(informer.start(), context);
+        keyInformer = client.secrets()
+                .inNamespace(namespace)
+                .withName(VerificationKeys.SECRET)
+                .runnableInformer(RESYNC_MILLIS);
+        keyInformer.addEventHandler(McoInformers.levelHandler(
+                s -> context.runOnContext(v -> onKeys(s)), (s, unknown) -> context.runOnContext(v -> onKeysDeleted())));
+        Future<Void> hooks = Future.fromCompletionStage(informer.start(), context);
+        Future<Void> secret = Future.fromCompletionStage(keyInformer.start(), context);
+        // The informer hands its first events on in its own time: take the synced Secret from its
+        // store, so the keys are in before any verdict is read.
+        return Future.all(hooks, secret).compose(v -> {
+            Promise<Void> loaded = Promise.promise();
+            context.runOnContext(x -> {
+                keyInformer.getStore().list().forEach(this::onKeys);
+                loaded.complete();
+            });
+            return loaded.future();
+        });
     }
 
     void stop() {
         if (informer != null) {
             informer.stop();
         }
+        if (keyInformer != null) {
+            keyInformer.stop();
+        }
     }
 
     /**
-     * A signed hook's public keys by key id. Until they are read, and if they cannot be, it has
-     * none and every verdict of it is refused: a gate waiting on it stays closed.
+     * The keys that may sign {@code verdict}: its hook's, less those bound to other nodes. None
+     * if the Secret has none for it: a gate waiting on it stays closed.
      */
-    Map<String, PublicKey> keys(String hook) {
-        return keys.getOrDefault(hook, Map.of());
+    Map<String, PublicKey> keys(Verdict verdict) {
+        return keys.forVerdict(verdict);
+    }
+
+    private void onKeys(Secret secret) {
+        Map<String, String> entries = new HashMap<>();
+        if (secret.getData() != null) {
+            secret.getData().forEach((name, b64) -> entries.put(name, decode(b64)));
+        }
+        if (secret.getStringData() != null) {
+            entries.putAll(secret.getStringData());
+        }
+        VerificationKeys.Loaded loaded = VerificationKeys.load(entries, keys);
+        loaded.problems().forEach(p -> LOG.atWarn().log("Secret {}/{}: {}", namespace, VerificationKeys.SECRET, p));
+        keys = loaded.keys();
+        LOG.atInfo().addKeyValue("keys", keys.size()).log("verification keys loaded");
+        keysChanged.run();
+    }
+
+    private void onKeysDeleted() {
+        // Deleting the Secret revokes every key: signed hooks' verdicts are refused, their gates held.
+        LOG.atWarn()
+                .log("Secret {}/{} deleted: signed hooks' verdicts are refused", namespace, VerificationKeys.SECRET);
+        keys = VerificationKeys.NONE;
+        keysChanged.run();
+    }
+
+    private static String decode(String b64) {
+        try {
+            return new String(Base64.getDecoder().decode(b64), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return "";
+        }
     }
 
     private void onHook(UpdateHook hook) {
@@ -90,11 +148,6 @@ final class HookRegistry {
         try {
             RegisteredHook registered = UpdateHookParser.parse(hook);
             gatesChanged = gatekeeper.putHook(registered);
-            if (registered.signed()) {
-                loadKeys(name, hook.getSpec().getSignature().getPublicKeysSecret());
-            } else {
-                keys.remove(name);
-            }
             statuses.valid(name);
         } catch (IllegalArgumentException e) {
             // An edit that breaks a hook must not let gates open without it: the last valid
@@ -121,33 +174,5 @@ final class HookRegistry {
         gatekeeper.removeHook(name);
         statuses.forget(name);
         changed.run();
-    }
-
-    private void loadKeys(String hook, String secretName) {
-        keys.put(hook, Map.of());
-        worker.executeBlocking(() -> read(secretName), false).onComplete(result -> {
-            if (result.succeeded() && !result.result().isEmpty()) {
-                keys.put(hook, result.result());
-            } else {
-                LOG.atWarn()
-                        .addKeyValue("hook", hook)
-                        .setCause(result.cause())
-                        .log("no usable public keys in Secret {}/{}: its verdicts are refused", namespace, secretName);
-            }
-        });
-    }
-
-    private Map<String, PublicKey> read(String secretName) {
-        Secret secret =
-                client.secrets().inNamespace(namespace).withName(secretName).get();
-        Map<String, PublicKey> found = new HashMap<>();
-        if (secret != null && secret.getData() != null) {
-            secret.getData()
-                    .forEach((kid, b64) -> found.put(
-                            kid,
-                            VerdictSignatures.publicKey(
-                                    new String(Base64.getDecoder().decode(b64), StandardCharsets.UTF_8))));
-        }
-        return Map.copyOf(found);
     }
 }

@@ -7,6 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.kafka.client.consumer.KafkaReadStream;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,6 +19,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,6 +87,14 @@ final class KafkaVerdictLog implements VerdictLog {
             headers.add(new CloudEventsKafka.Header(header.key(), header.value()));
         }
         return new VerdictRecord(
-                record.topic(), record.partition(), record.offset(), record.key(), headers, record.value());
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                record.key(),
+                headers,
+                record.value(),
+                record.timestampType() == TimestampType.LOG_APPEND_TIME
+                        ? Instant.ofEpochMilli(record.timestamp())
+                        : null);
     }
 }

@@ -48,11 +48,10 @@ public final class UpdateHookParser {
                 selector = spec.getNodeSelector().getMatchLabels();
             }
         }
-        if (spec.getSignature() != null
-                && (spec.getSignature().getPublicKeysSecret() == null
-                        || spec.getSignature().getPublicKeysSecret().isBlank())) {
-            throw new IllegalArgumentException(
-                    "UpdateHook " + name + ": spec.signature.publicKeysSecret must name a Secret");
+        if (spec.getSignature() != null && name.contains(".")) {
+            // Its keys are the entries <hook>.<kid> of one Secret: the first dot ends the name.
+            throw new IllegalArgumentException("UpdateHook " + name
+                    + ": a hook with spec.signature must have a name without dots (its keys are named <hook>.<kid>)");
         }
         int timeout = spec.getTimeoutSeconds() == null ? 600 : spec.getTimeoutSeconds();
         int extension = spec.getMaxExtensionSeconds() == null ? 0 : spec.getMaxExtensionSeconds();

@@ -83,23 +83,27 @@ public class UpdateHookSpec {
     private PostUpdateFailureAction postUpdateFailureAction = PostUpdateFailureAction.Hold;
 
     @JsonPropertyDescription(
-            "Require every verdict of this hook to carry a detached Ed25519 JWS that one of these keys verifies.")
+            "Present: every verdict of this hook must carry a detached Ed25519 JWS that one of its keys verifies. The keys are the entries <hook>.<kid> of the Secret mcdhooks-verification-keys in the gatekeeper's namespace; a kid node_<node name> verifies only verdicts about that node. The hook's name must then be a DNS label (no dot).")
     private Signature signature;
 
-    /** Where the keys that verify this hook's verdicts are. */
+    /** That this hook signs: its keys are in the one keys Secret, under its name. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public static class Signature {
-        @Required
-        @JsonPropertyDescription(
-                "A Secret in the gatekeeper's namespace: each entry is a PEM Ed25519 public key, and its name the key id (kid). Two entries let keys rotate.")
-        private String publicKeysSecret;
-
-        public String getPublicKeysSecret() {
-            return publicKeysSecret;
+        /** The only algorithm verdicts are signed with. */
+        public enum Algorithm {
+            EdDSA
         }
 
-        public void setPublicKeysSecret(String publicKeysSecret) {
-            this.publicKeysSecret = publicKeysSecret;
+        @Default("EdDSA")
+        @JsonPropertyDescription("The JWS alg every verdict is signed with: EdDSA (Ed25519), the only one.")
+        private Algorithm algorithm = Algorithm.EdDSA;
+
+        public Algorithm getAlgorithm() {
+            return algorithm;
+        }
+
+        public void setAlgorithm(Algorithm algorithm) {
+            this.algorithm = algorithm;
         }
     }
 

@@ -2,10 +2,12 @@ package io.mcdhooks.bridge.publish;
 
 import io.mcdhooks.schemas.Message;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import io.mcdhooks.schemas.sign.StateSeal;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayDeque;
@@ -35,6 +37,7 @@ public final class Outbox {
     private final CloudEventsKafka cloudEvents;
     private final Map<Class<? extends Message>, String> topics;
     private final URI source;
+    private final StateSeal seal;
     private final Consumer<String> onFailure;
     private final Map<String, ArrayDeque<Pending>> queues = new HashMap<>();
     private int pending;
@@ -44,6 +47,7 @@ public final class Outbox {
     /**
      * @param topics the topic of each message type this outbox publishes
      * @param source the CloudEvents source of everything it publishes
+     * @param seal   seals every record with this cluster's state key: a restart trusts only sealed ones
      * @param onFailure told the topic of every send that failed (and will be retried)
      */
     public Outbox(
@@ -52,7 +56,9 @@ public final class Outbox {
             CloudEventsKafka cloudEvents,
             Map<Class<? extends Message>, String> topics,
             URI source,
+            StateSeal seal,
             Consumer<String> onFailure) {
+        this.seal = seal;
         this.onFailure = onFailure;
         this.vertx = vertx;
         this.sender = sender;
@@ -76,6 +82,8 @@ public final class Outbox {
         }
         ProducerRecord<String, byte[]> record = cloudEvents.toRecord(
                 topic, message, outgoing.id(), source, outgoing.time().atOffset(ZoneOffset.UTC), Map.of());
+        String stamp = seal.seal(message.cluster(), message.kind().cloudEventType(), outgoing.id(), record.value());
+        record.headers().add("ce_" + StateSeal.EXTENSION, stamp.getBytes(StandardCharsets.US_ASCII));
         String queueKey = topic + '\u0000' + record.key();
         ArrayDeque<Pending> queue = queues.computeIfAbsent(queueKey, k -> new ArrayDeque<>());
         Promise<Void> acknowledged = Promise.promise();

@@ -1,11 +1,16 @@
 package io.mcdhooks.bridge.publish;
 
+import io.mcdhooks.bridge.gate.VerdictRecord;
 import io.mcdhooks.schemas.Message;
+import io.mcdhooks.schemas.Verdict;
 import io.mcdhooks.schemas.codec.InvalidMessageException;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.mcdhooks.schemas.sign.StateSeal;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,6 +22,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
@@ -25,7 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads back what this cluster's bridge published, so that after a restart it knows what is
  * already on Kafka. Reads each partition from {@code lookback} ago up to the end it had when the
- * read began; other clusters' messages (one Kafka can serve a fleet) are skipped.
+ * read began; other clusters' messages (one Kafka can serve a fleet) are skipped. What it reads
+ * is on Kafka, not proven: a verdict read back is judged by the same screen as a live one.
  *
  * <p>Blocking: call it from a worker thread.
  */
@@ -37,20 +45,29 @@ public final class PublishedLog {
     private PublishedLog() {}
 
     /**
+     * A message read back, with the record it came in as it came, headers and all: a verdict
+     * read back is screened again, its signature included, like one arriving live.
+     */
+    public record Recovered(Message message, VerdictRecord record) {}
+
+    /**
      * Hands every message of {@code cluster} found in {@code topics} to {@code sink}, in log order
      * per partition, and returns where the read stopped: the end offset of every partition.
      *
      * @param cluster only this cluster's messages; {@code null} for every cluster's
+     * @param seal    this cluster's state seal: lifecycle events, requests and decisions without it
+     *                are skipped (not this bridge's); {@code null} to read them all (the CLI)
      */
     public static Map<TopicPartition, Long> read(
             KafkaSettings settings,
             List<String> topics,
             String cluster,
+            StateSeal seal,
             Duration lookback,
             Duration timeout,
             CloudEventsKafka cloudEvents,
             Clock clock,
-            Consumer<Message> sink) {
+            Consumer<Recovered> sink) {
         Map<String, Object> config = new HashMap<>(settings.asMap());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
@@ -78,20 +95,29 @@ public final class PublishedLog {
                 consumer.seek(tp, from == null ? end.get(tp) : from.offset());
             }
             long deadline = System.nanoTime() + timeout.toNanos();
+            long unreadable = 0;
+            long unsealed = 0;
             while (!caughtUp(consumer, partitions, end)) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("could not read back " + topics + " within " + timeout);
                 }
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
                     try {
-                        Message message = cloudEvents
-                                .fromRecord(record.key(), record.headers(), record.value())
-                                .message();
-                        if (cluster == null || cluster.equals(message.cluster())) {
-                            sink.accept(message);
+                        CloudEventsKafka.Received received =
+                                cloudEvents.fromRecord(record.key(), record.headers(), record.value());
+                        Message message = received.message();
+                        if (cluster != null && !cluster.equals(message.cluster())) {
+                            continue;
                         }
+                        if (seal != null && !sealed(seal, received, record)) {
+                            unsealed++;
+                            continue;
+                        }
+                        sink.accept(new Recovered(message, raw(record)));
                     } catch (InvalidMessageException e) {
-                        LOG.atWarn()
+                        // Refused when it came (the dead-letter topic has it): one line for all below.
+                        unreadable++;
+                        LOG.atDebug()
                                 .addKeyValue("topic", record.topic())
                                 .addKeyValue("partition", record.partition())
                                 .addKeyValue("offset", record.offset())
@@ -99,8 +125,50 @@ public final class PublishedLog {
                     }
                 }
             }
+            if (unsealed > 0) {
+                LOG.atWarn()
+                        .log(
+                                "ignored {} records of {} in this cluster's name without its seal: not written by its bridge",
+                                unsealed,
+                                topics);
+            }
+            if (unreadable > 0) {
+                LOG.atWarn().log("skipped {} unreadable records of {}", unreadable, topics);
+            }
             return end;
         }
+    }
+
+    /** Verdicts are the hooks' (the verdict screen judges them); everything else must be this bridge's. */
+    private static boolean sealed(
+            StateSeal seal, CloudEventsKafka.Received received, ConsumerRecord<String, byte[]> record) {
+        if (received.message() instanceof Verdict) {
+            return true;
+        }
+        return seal.verifies(
+                received.message().cluster(),
+                received.message().kind().cloudEventType(),
+                received.id(),
+                record.value(),
+                CloudEventsKafka.header(record.headers(), "ce_" + StateSeal.EXTENSION));
+    }
+
+    private static VerdictRecord raw(ConsumerRecord<String, byte[]> record) {
+        List<CloudEventsKafka.Header> headers = new ArrayList<>();
+        for (Header header : record.headers()) {
+            headers.add(new CloudEventsKafka.Header(header.key(), header.value()));
+        }
+        byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
+        return new VerdictRecord(
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                key,
+                headers,
+                record.value(),
+                record.timestampType() == TimestampType.LOG_APPEND_TIME
+                        ? Instant.ofEpochMilli(record.timestamp())
+                        : null);
     }
 
     private static boolean caughtUp(

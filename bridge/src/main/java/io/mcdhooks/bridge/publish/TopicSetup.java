@@ -24,13 +24,23 @@ public final class TopicSetup {
 
     private TopicSetup() {}
 
-    public static void ensure(KafkaSettings settings, Collection<String> topics, int partitions) {
+    /**
+     * Creates the missing ones of {@code topics}; those in {@code logAppendTime} stamp each record
+     * with the broker's time of appending it ({@code message.timestamp.type=LogAppendTime}).
+     */
+    public static void ensure(
+            KafkaSettings settings, Collection<String> topics, int partitions, Set<String> logAppendTime) {
         try (Admin admin = Admin.create(new HashMap<>(settings.asMap()))) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = topics.stream()
                     .distinct()
                     .filter(t -> !existing.contains(t))
-                    .map(t -> new NewTopic(t, Optional.of(partitions), Optional.empty()))
+                    .map(t -> {
+                        NewTopic topic = new NewTopic(t, Optional.of(partitions), Optional.empty());
+                        return logAppendTime.contains(t)
+                                ? topic.configs(Map.of("message.timestamp.type", "LogAppendTime"))
+                                : topic;
+                    })
                     .toList();
             if (missing.isEmpty()) {
                 return;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.mcdhooks.bridge.BridgeConfig;
+import io.mcdhooks.bridge.TestEnvironment;
 import io.mcdhooks.schemas.kafka.Topics;
 import io.strimzi.api.kafka.model.kafka.Kafka;
 import io.strimzi.api.kafka.model.kafka.KafkaAuthorizationSimple;
@@ -43,8 +44,13 @@ class KafkaResourcesTest {
 
     @Test
     void topicsAreReplicatedDeletedNotCompactedAndKeptLongerThanTheBridgeReadsBack() {
-        BridgeConfig defaults =
-                BridgeConfig.fromEnvironment(Map.of("MCDHOOKS_CLUSTER", "c", "KAFKA_BOOTSTRAP_SERVERS", "k:9092"));
+        BridgeConfig defaults = BridgeConfig.fromEnvironment(Map.of(
+                "MCDHOOKS_CLUSTER",
+                "c",
+                "MCDHOOKS_STATE_KEY_FILE",
+                TestEnvironment.stateKeyFile("c").toString(),
+                "KAFKA_BOOTSTRAP_SERVERS",
+                "k:9092"));
         // The longest a gate can wait: the CRD's maximum timeoutSeconds plus maxExtensionSeconds.
         Duration longestGate = Duration.ofSeconds(86400 + 86400);
         for (KafkaTopic topic : topics()) {
@@ -66,8 +72,13 @@ class KafkaResourcesTest {
 
     @Test
     void requestsAndVerdictsHaveThePartitionsTheBridgeWouldCreate() {
-        BridgeConfig defaults =
-                BridgeConfig.fromEnvironment(Map.of("MCDHOOKS_CLUSTER", "c", "KAFKA_BOOTSTRAP_SERVERS", "k:9092"));
+        BridgeConfig defaults = BridgeConfig.fromEnvironment(Map.of(
+                "MCDHOOKS_CLUSTER",
+                "c",
+                "MCDHOOKS_STATE_KEY_FILE",
+                TestEnvironment.stateKeyFile("c").toString(),
+                "KAFKA_BOOTSTRAP_SERVERS",
+                "k:9092"));
         assertThat(topic(Topics.GATE_REQUESTS).getSpec().getPartitions()).isEqualTo(defaults.topicPartitions());
         assertThat(topic(Topics.VERDICTS).getSpec().getPartitions())
                 .isEqualTo(topic(Topics.GATE_REQUESTS).getSpec().getPartitions());

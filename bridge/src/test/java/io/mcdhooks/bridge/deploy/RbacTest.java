@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.RoleRef;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.mcdhooks.bridge.Leadership;
+import io.mcdhooks.bridge.gate.VerificationKeys;
 import io.mcdhooks.bridge.gatekeeper.GateEvents;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.mco.McoApi;
@@ -86,9 +87,9 @@ class RbacTest {
                         "/pods/get",
                         "/pods/list",
                         "/pods/watch",
-                        "/secrets[mcdhooks-verification-keys]/get",
-                        "/secrets[mcdhooks-verification-keys]/list",
-                        "/secrets[mcdhooks-verification-keys]/watch",
+                        "/secrets[" + VerificationKeys.SECRET + "]/get",
+                        "/secrets[" + VerificationKeys.SECRET + "]/list",
+                        "/secrets[" + VerificationKeys.SECRET + "]/watch",
                         HOOKS + "/gateoverrides/get",
                         HOOKS + "/gateoverrides/list",
                         HOOKS + "/gateoverrides/watch",

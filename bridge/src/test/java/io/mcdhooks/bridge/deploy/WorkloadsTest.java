@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.mcdhooks.bridge.BridgeConfig;
 import io.mcdhooks.bridge.Leadership;
+import io.mcdhooks.bridge.TestEnvironment;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
@@ -78,10 +79,18 @@ class WorkloadsTest {
     void theBridgeAcceptsItsDeploymentAndAgreesWithItOnNamespaceTopicsAndLease() {
         Deployment deployment = bridge();
         String namespace = deployment.getMetadata().getNamespace();
-        BridgeConfig config = BridgeConfig.fromEnvironment(
-                resolved(deployment.getSpec().getTemplate().getSpec(), namespace));
-        BridgeConfig defaults =
-                BridgeConfig.fromEnvironment(Map.of("MCDHOOKS_CLUSTER", "c", "KAFKA_BOOTSTRAP_SERVERS", "k:9093"));
+        Map<String, String> env = resolved(deployment.getSpec().getTemplate().getSpec(), namespace);
+        assertThat(env).containsEntry("MCDHOOKS_STATE_KEY_FILE", "/etc/mcdhooks/state-key/key");
+        // The Secret is mounted there in a pod; here a key file of the test's stands in for it.
+        env.put("MCDHOOKS_STATE_KEY_FILE", TestEnvironment.stateKeyFile("c").toString());
+        BridgeConfig config = BridgeConfig.fromEnvironment(env);
+        BridgeConfig defaults = BridgeConfig.fromEnvironment(Map.of(
+                "MCDHOOKS_CLUSTER",
+                "c",
+                "MCDHOOKS_STATE_KEY_FILE",
+                TestEnvironment.stateKeyFile("c").toString(),
+                "KAFKA_BOOTSTRAP_SERVERS",
+                "k:9093"));
 
         assertThat(config.namespace()).isEqualTo(namespace).isEqualTo(defaults.namespace());
         assertThat(List.of(
@@ -197,10 +206,16 @@ class WorkloadsTest {
             Map<String, Volume> volumes = spec.getVolumes().stream().collect(Collectors.toMap(Volume::getName, v -> v));
             for (Volume v : spec.getVolumes()) {
                 if (v.getSecret() != null) {
-                    // Besides Kafka's: the kmod hook's registry pull secret, no Kubernetes credential.
+                    // Besides Kafka's: the kmod hook's registry pull secret and the bridge's state key,
+                    // no Kubernetes credential.
                     assertThat(v.getSecret().getSecretName())
                             .as(workload)
-                            .isIn(caSecret, secretOf(spec), "mcdhooks-kmod-pull-secret");
+                            .isIn(
+                                    caSecret,
+                                    secretOf(spec),
+                                    "mcdhooks-kmod-pull-secret",
+                                    "mcdhooks-state-key",
+                                    "mcdhooks-hook-kmod-check-signing");
                 }
                 if (v.getConfigMap() != null) {
                     assertThat(configMaps)
@@ -214,7 +229,8 @@ class WorkloadsTest {
                     "KAFKA_SSL_TRUSTSTORE_LOCATION",
                     "KAFKA_SSL_KEYSTORE_LOCATION",
                     "MCDHOOKS_KMOD_MODULES_FILE",
-                    "MCDHOOKS_KMOD_PULL_SECRETS")) {
+                    "MCDHOOKS_KMOD_PULL_SECRETS",
+                    "MCDHOOKS_STATE_KEY_FILE")) {
                 String file = env.get(setting);
                 if (file == null) {
                     continue;

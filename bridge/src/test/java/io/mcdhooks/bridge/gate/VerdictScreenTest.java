@@ -19,6 +19,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PublicKey;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -30,18 +31,22 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What the verdict screen makes of records of the verdicts topic, before any gate sees them. */
 class VerdictScreenTest {
 
     private static final String KEY_ID = "2026-11";
     private static final CloudEventsKafka CLOUD_EVENTS = new CloudEventsKafka(new MessageCodec());
+    private static final Clock CLOCK = Clock.fixed(T0.plusSeconds(60), ZoneOffset.UTC);
 
     private final KeyPair hookKey = generate();
     private final KeyPair strangerKey = generate();
     private final Map<String, Gate> gates = new HashMap<>();
     private final Map<String, Map<String, PublicKey>> keys = new HashMap<>();
-    private final VerdictScreen screen = new VerdictScreen("c1", CLOUD_EVENTS, gates::get, keys::get);
+    private final VerdictScreen screen =
+            new VerdictScreen("c1", CLOUD_EVENTS, gates::get, v -> keys.get(v.hook()), CLOCK, VerdictScreen.CLOCK_SKEW);
 
     private final GateRequest unsignedGate = open(Stage.POST_UPDATE, 1, false);
     private final GateRequest signedGate = open(Stage.POOL_PRE_UPDATE, 1, true);
@@ -118,6 +123,63 @@ class VerdictScreenTest {
         assertThat(reason(screen.screen(record(replayed, signed(replayed, hookKey)))))
                 .isEqualTo("SIGNATURE_EXPIRED");
         assertThat(screen.screen(record(skewed, signed(skewed, hookKey)))).isInstanceOf(VerdictScreen.Accepted.class);
+    }
+
+    @Test
+    void refusesAVerdictDatedBeyondTheClockSkewAfterNowSignedOrNot() {
+        Verdict ahead = pass(
+                unsignedGate, CLOCK.instant().plus(VerdictScreen.CLOCK_SKEW).plusSeconds(1));
+        Verdict within = pass(unsignedGate, CLOCK.instant().plus(VerdictScreen.CLOCK_SKEW));
+        Verdict signedAhead = pass(signedGate, ahead.producedAt());
+
+        assertThat(reason(screen.screen(record(ahead, Map.of())))).isEqualTo("PRODUCED_IN_THE_FUTURE");
+        assertThat(screen.screen(record(within, Map.of()))).isInstanceOf(VerdictScreen.Accepted.class);
+        assertThat(reason(screen.screen(record(signedAhead, signed(signedAhead, hookKey)))))
+                .isEqualTo("PRODUCED_IN_THE_FUTURE");
+    }
+
+    @Test
+    void judgesByTheBrokersAppendTimeWhereTheTopicStampsItSoAReadBackAgreesWithTheLiveAnswer() {
+        // Given a verdict dated an hour ahead of when the broker logged it, read back a day later
+        VerdictScreen dayLater = new VerdictScreen(
+                "c1",
+                CLOUD_EVENTS,
+                gates::get,
+                v -> keys.get(v.hook()),
+                Clock.offset(CLOCK, Duration.ofDays(1)),
+                VerdictScreen.CLOCK_SKEW);
+        Verdict ahead = pass(unsignedGate, T0.plus(Duration.ofHours(1)));
+        VerdictRecord live = record(ahead, Map.of());
+        VerdictRecord logged = new VerdictRecord(
+                live.topic(), live.partition(), live.offset(), live.key(), live.headers(), live.value(), T0);
+
+        // Then it is refused still: against the broker's time, not the reader's
+        assertThat(reason(dayLater.screen(logged))).isEqualTo("PRODUCED_IN_THE_FUTURE");
+        assertThat(dayLater.screen(live)).isInstanceOf(VerdictScreen.Accepted.class);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"2026-11-30T15:00:10+05:00", "2026-11-30T10:00:10.0Z", "2026-11-30T10:00:10.000000Z"})
+    void verifiesASignatureOverProducedAtExactlyAsTheBodyWritesIt(String written) {
+        // Given a signer in another language, writing the same instant its own way and signing that text
+        Verdict pass = pass(signedGate, T0.plusSeconds(10));
+        VerdictRecord record = withProducedAt(
+                record(
+                        pass,
+                        Map.of(
+                                CloudEventsKafka.JWS_EXTENSION,
+                                VerdictSignatures.sign(pass, written, hookKey.getPrivate(), KEY_ID))),
+                pass,
+                written);
+
+        // Then it verifies; and the same signature over the Java form of that instant does not
+        assertThat(screen.screen(record)).isInstanceOf(VerdictScreen.Accepted.class);
+        VerdictRecord javaForm = record(
+                pass,
+                Map.of(
+                        CloudEventsKafka.JWS_EXTENSION,
+                        VerdictSignatures.sign(pass, written, hookKey.getPrivate(), KEY_ID)));
+        assertThat(reason(screen.screen(javaForm))).isEqualTo("SIGNATURE_BAD_SIGNATURE");
     }
 
     @Test
@@ -202,6 +264,16 @@ class VerdictScreenTest {
                 request.gateId(),
                 GateMachine.open(request, List.of(check), opened).gate());
         return request;
+    }
+
+    /** The record with its body's producedAt rewritten as {@code written}. */
+    private static VerdictRecord withProducedAt(VerdictRecord record, Verdict verdict, String written) {
+        String body = text(record.value());
+        String java = "\"producedAt\":\"" + verdict.producedAt() + "\"";
+        assertThat(body).contains(java);
+        byte[] value = bytes(body.replace(java, "\"producedAt\":\"" + written + "\""));
+        return new VerdictRecord(
+                record.topic(), record.partition(), record.offset(), record.key(), record.headers(), value);
     }
 
     private static Verdict pass(GateRequest request, Instant at) {

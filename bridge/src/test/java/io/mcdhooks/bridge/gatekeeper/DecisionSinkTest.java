@@ -21,6 +21,7 @@ import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Verdict;
 import io.mcdhooks.schemas.codec.MessageCodec;
 import io.mcdhooks.schemas.kafka.CloudEventsKafka;
+import io.mcdhooks.schemas.sign.StateSeal;
 import io.vertx.core.Context;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -101,6 +102,7 @@ class DecisionSinkTest {
                 new CloudEventsKafka(new MessageCodec()),
                 Map.of(GateDecision.class, "decisions"),
                 URI.create("/clusters/test/bridge"),
+                new StateSeal(new byte[StateSeal.MIN_KEY_BYTES]),
                 topic -> failedSends.incrementAndGet());
         onLoop(() -> {
             gatekeeper = new Gatekeeper("test", CLOCK, d -> sink.accept(d));

@@ -63,7 +63,8 @@ final class ListedCluster implements Cluster {
                 "pause",
                 Duration.ofSeconds(1),
                 Duration.ofSeconds(10),
-                10);
+                10,
+                Duration.ofMinutes(2));
         return new GatekeeperService(
                 vertx,
                 context,

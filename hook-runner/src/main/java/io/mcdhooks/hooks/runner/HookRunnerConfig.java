@@ -139,7 +139,8 @@ public record HookRunnerConfig(
     public static final Setting<String> SIGNING_KEY_ID = Setting.of(
             "MCDHOOKS_SIGNING_KEY_ID",
             Grammar.matching(
-                    Pattern.compile("[-._a-zA-Z0-9]{1,253}"), "a Secret entry name: a-z, A-Z, 0-9, '-', '_', '.'"));
+                    Pattern.compile("[-._a-zA-Z0-9]{1,300}"),
+                    "a key id: a-z, A-Z, 0-9, '-', '_', '.' (node_<node name> for a node-local hook)"));
 
     /** Every variable the runner reads. */
     public static final List<Setting<?>> SETTINGS = List.of(

@@ -84,7 +84,7 @@ public final class CloudEventsKafka {
 
     /**
      * Reads a record back. Refuses, with a reason and the offending part named: records that are
-     * not binary-mode CloudEvents, unknown types (including unknown schema versions), non-JSON
+     * not binary-mode CloudEvents or lack the {@code ce_cluster} header, unknown types (including unknown schema versions), non-JSON
      * content, bodies that break the schema, and records whose key or {@code cluster} header
      * disagree with the body.
      *
@@ -107,7 +107,12 @@ public final class CloudEventsKafka {
         byte[] body = event.getData() == null ? null : event.getData().toBytes();
         Message message = codec.decode(kind, body);
         Object cluster = event.getExtension(CLUSTER_EXTENSION);
-        if (cluster != null && !cluster.toString().equals(message.cluster())) {
+        if (cluster == null) {
+            // Required: consumers filter a fleet's records by it before reading bodies.
+            throw new InvalidMessageException(
+                    kind, RejectReason.NOT_A_CLOUDEVENT, "no ce_" + CLUSTER_EXTENSION + " header naming the cluster");
+        }
+        if (!cluster.toString().equals(message.cluster())) {
             throw new InvalidMessageException(
                     kind,
                     RejectReason.INCONSISTENT,

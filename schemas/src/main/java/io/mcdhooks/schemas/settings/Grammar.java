@@ -87,6 +87,39 @@ public final class Grammar<T> {
         });
     }
 
+    /** Names left in templates and examples: a cluster so named shares it with every other that kept it. */
+    private static final Set<String> PLACEHOLDER_CLUSTERS = Set.of(
+            "my-cluster",
+            "mycluster",
+            "example",
+            "example-cluster",
+            "cluster",
+            "default",
+            "changeme",
+            "change-me",
+            "your-cluster",
+            "placeholder",
+            "todo",
+            "xxx");
+
+    /**
+     * The name of a cluster, unique among the clusters sharing a Kafka: a lowercase DNS name of at
+     * most 63 characters, not a placeholder such as {@code my-cluster}.
+     */
+    public static Grammar<String> clusterName() {
+        Pattern dns = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,61}[a-z0-9])?");
+        return of("a lowercase DNS name of at most 63 characters naming this cluster (not a placeholder)", text -> {
+            if (!dns.matcher(text).matches()) {
+                throw new IllegalArgumentException();
+            }
+            if (PLACEHOLDER_CLUSTERS.contains(text)) {
+                throw new IllegalArgumentException(
+                        "'" + text + "' is a placeholder: clusters that share it would trust each other's state");
+            }
+            return text;
+        });
+    }
+
     /** A whole number from {@code min} to {@code max}. */
     public static Grammar<Integer> integer(int min, int max) {
         return of("a whole number from " + min + " to " + max, text -> {

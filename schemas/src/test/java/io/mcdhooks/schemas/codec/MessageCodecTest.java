@@ -77,6 +77,21 @@ class MessageCodecTest {
     }
 
     @Test
+    void rejectsGateIdsAndNamesOfAnotherShapeNamingTheField() {
+        assertThatThrownBy(() ->
+                        codec.decode(Verdict.class, example("verdict.v1.gate-id-of-another-shape.json", "invalid")))
+                .isInstanceOfSatisfying(
+                        InvalidMessageException.class,
+                        e -> assertThat(e.problems())
+                                .anySatisfy(p -> assertThat(p).startsWith("$.gateId")));
+        assertThatThrownBy(() -> codec.decode(Verdict.class, example("verdict.v1.node-not-a-dns-name.json", "invalid")))
+                .isInstanceOfSatisfying(
+                        InvalidMessageException.class,
+                        e -> assertThat(e.problems())
+                                .anySatisfy(p -> assertThat(p).startsWith("$.node")));
+    }
+
+    @Test
     void rejectsAMistypedFieldNamingTheField() {
         byte[] json = example("verdict.v1.outcome-wrong-type.json", "invalid");
 

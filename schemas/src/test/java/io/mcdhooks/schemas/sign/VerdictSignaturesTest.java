@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Verdict;
+import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.security.PublicKey;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -50,6 +52,44 @@ class VerdictSignaturesTest {
         assertThat(VerdictSignatures.verify(pass, VerdictSignatures.sign(pass, current.getPrivate(), "gone"), keys))
                 .isEqualTo(VerdictSignatures.Check.UNKNOWN_KEY);
         assertThat(VerdictSignatures.verify(pass, "not.a.jws", keys)).isEqualTo(VerdictSignatures.Check.MALFORMED);
+    }
+
+    @Test
+    void theMessageIsCoveredAndTheHeaderIsReadAsJson() {
+        Map<String, PublicKey> keys = Map.of("node_worker-1.example.com", current.getPublic());
+        String jws = VerdictSignatures.sign(pass, current.getPrivate(), "node_worker-1.example.com");
+        Verdict reworded = new Verdict(
+                pass.cluster(),
+                pass.gateId(),
+                pass.attempt(),
+                pass.hook(),
+                pass.stage(),
+                pass.pool(),
+                pass.node(),
+                pass.targetConfig(),
+                pass.outcome(),
+                pass.reason(),
+                "all good, trust me",
+                null,
+                pass.producedAt());
+        // The same header with its members reordered and spaced, as another JSON writer may write it
+        String signature = jws.substring(jws.indexOf(".."));
+        String spaced = Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString("{ \"kid\" : \"node_worker-1.example.com\", \"alg\" : \"EdDSA\" }"
+                        .getBytes(StandardCharsets.UTF_8));
+        String withCrit = Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString("{\"alg\":\"EdDSA\",\"kid\":\"node_worker-1.example.com\",\"crit\":[\"b64\"]}"
+                        .getBytes(StandardCharsets.UTF_8));
+
+        assertThat(VerdictSignatures.verify(pass, jws, keys)).isEqualTo(VerdictSignatures.Check.VALID);
+        assertThat(VerdictSignatures.verify(reworded, jws, keys)).isEqualTo(VerdictSignatures.Check.BAD_SIGNATURE);
+        // a header is part of the signing input: re-encoded, the signature no longer covers it
+        assertThat(VerdictSignatures.verify(pass, spaced + signature, keys))
+                .isEqualTo(VerdictSignatures.Check.BAD_SIGNATURE);
+        assertThat(VerdictSignatures.verify(pass, withCrit + signature, keys))
+                .isEqualTo(VerdictSignatures.Check.MALFORMED);
     }
 
     @Test

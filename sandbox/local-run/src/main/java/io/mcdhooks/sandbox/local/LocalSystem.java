@@ -29,6 +29,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -183,6 +184,9 @@ public final class LocalSystem implements AutoCloseable {
 
         Map<String, String> env = new HashMap<>(System.getenv());
         env.put("MCDHOOKS_CLUSTER", env.getOrDefault("MCDHOOKS_CLUSTER", CLUSTER));
+        if (!env.containsKey("MCDHOOKS_STATE_KEY_FILE")) {
+            env.put("MCDHOOKS_STATE_KEY_FILE", stateKeyFile().toString());
+        }
         env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrapServers);
         env.put("MCDHOOKS_HTTP_PORT", Integer.toString(config.httpPort()));
         // The status page is for this machine only.
@@ -400,6 +404,20 @@ public final class LocalSystem implements AutoCloseable {
                         .build())
                 .withName(config.pool())
                 .get();
+    }
+
+    /** A state key of this run's alone: the bridge it starts trusts only what it sealed itself. */
+    private static Path stateKeyFile() {
+        try {
+            Path file = Files.createTempFile("mcdhooks-local-state", ".key");
+            byte[] key = new byte[32];
+            new SecureRandom().nextBytes(key);
+            Files.write(file, key);
+            file.toFile().deleteOnExit();
+            return file;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write a state key file", e);
+        }
     }
 
     private static KubernetesClient clientFor(Path kubeconfig) {

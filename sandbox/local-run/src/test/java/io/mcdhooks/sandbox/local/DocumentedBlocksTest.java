@@ -272,7 +272,7 @@ class DocumentedBlocksTest {
                     "docs/benchmarks.md", "mvn -B -q -pl sandbox/benchmarks -am -DskipTests -Pbenchmark verify\n"),
             benchmarkCommand(
                     "docs/benchmarks.md", "mvn -B -q -pl sandbox/benchmarks -am -DskipTests -Pbenchmark verify \\"),
-            new Claim("docs/wire-contract.md", "mcdhooks-verdict-v1", "the payload VerdictSignatures signs", b -> {
+            new Claim("docs/wire-contract.md", "mcdhooks-verdict-v2", "the payload VerdictSignatures signs", b -> {
                 Instant at = Instant.parse("2026-11-30T10:15:30Z");
                 Verdict verdict = new Verdict(
                         "prod-1",
@@ -285,32 +285,36 @@ class DocumentedBlocksTest {
                         "rendered-worker-2f",
                         Outcome.PASS,
                         "ModulesReady",
-                        null,
+                        "all modules built",
                         null,
                         at);
-                List<String> signed = new String(VerdictSignatures.payload(verdict), StandardCharsets.UTF_8)
+                // A signer in another language writes producedAt its own way: the payload has that text
+                String written = "2026-11-30T15:15:30+05:00";
+                List<String> signed = new String(VerdictSignatures.payload(verdict, written), StandardCharsets.UTF_8)
                         .lines()
                         .toList();
                 assertThat(signed)
                         .containsExactly(
-                                "mcdhooks-verdict-v1",
+                                "mcdhooks-verdict-v2",
                                 "prod-1",
                                 verdict.gateId(),
                                 "2",
                                 "kmod-check",
                                 "PASS",
                                 "ModulesReady",
-                                at.toString());
+                                written,
+                                "all modules built");
                 assertThat(b.lines())
                         .containsExactly(
-                                "mcdhooks-verdict-v1",
+                                "mcdhooks-verdict-v2",
                                 "<cluster>",
                                 "<gateId>",
                                 "<attempt>",
                                 "<hook>",
                                 "<outcome>",
                                 "<reason>",
-                                "<producedAt, ISO-8601 as in the body>");
+                                "<producedAt, exactly as in the body>",
+                                "<message, empty if none; last, newlines and all>");
             }));
 
     @Test
@@ -358,9 +362,9 @@ class DocumentedBlocksTest {
             String output = new String(openssl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(openssl.waitFor()).as(line + ": " + output).isZero();
         }
-        // The Secret's entry name is the key id the runner is given
+        // The keys Secret's entry is <hook>.<kid>, the kid the one the runner is given
         assertThat(block.text())
-                .contains("--from-file=2026-11=kmod-2026-11.pub")
+                .contains("--from-file=kmod-check.2026-11=kmod-2026-11.pub")
                 .contains("MCDHOOKS_SIGNING_KEY_ID=2026-11");
 
         var key = VerdictSignatures.privateKey(Files.readString(dir.resolve("kmod-2026-11.pem")));
