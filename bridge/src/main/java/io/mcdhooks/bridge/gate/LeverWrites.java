@@ -103,11 +103,14 @@ public final class LeverWrites {
             node.getSpec().setUnschedulable(true);
             annotations.put(GateObjects.CORDONED_FOR, want.postUpdateGate());
             changed = true;
-        } else if (!want.cordon() && annotations.remove(GateObjects.CORDONED_FOR) != null | released) {
-            if (Boolean.TRUE.equals(node.getSpec().getUnschedulable())) {
-                node.getSpec().setUnschedulable(false);
+        } else if (!want.cordon()) {
+            boolean marked = annotations.remove(GateObjects.CORDONED_FOR) != null;
+            if (marked || released) {
+                if (Boolean.TRUE.equals(node.getSpec().getUnschedulable())) {
+                    node.getSpec().setUnschedulable(false);
+                }
+                changed = true;
             }
-            changed = true;
         }
         node.getMetadata().setAnnotations(annotations);
         return changed;

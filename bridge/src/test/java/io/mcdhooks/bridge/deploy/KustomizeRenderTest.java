@@ -55,6 +55,19 @@ class KustomizeRenderTest {
     }
 
     @Test
+    void theOpenShift416OverlayShipsThePostUpdateHoldAsV1beta1Only() throws Exception {
+        List<Manifests.Document> objects = render("overlays/openshift-4.16");
+
+        assertThat(objects).allSatisfy(KustomizeRenderTest::validInItsNamespace);
+        assertThat(objects)
+                .extracting(Manifests.Document::kindKey)
+                .filteredOn(k -> k.startsWith("admissionregistration.k8s.io/"))
+                .containsExactlyInAnyOrder(
+                        "admissionregistration.k8s.io/v1beta1/ValidatingAdmissionPolicy",
+                        "admissionregistration.k8s.io/v1beta1/ValidatingAdmissionPolicyBinding");
+    }
+
+    @Test
     void theKubernetesOverlayAndTheMonitoringOnTheirOwnRenderValidObjects() throws Exception {
         List<Manifests.Document> kubernetes = render("overlays/kubernetes");
         List<Manifests.Document> monitoring = render("monitoring");

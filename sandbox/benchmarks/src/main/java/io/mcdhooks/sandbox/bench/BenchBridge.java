@@ -12,6 +12,11 @@ import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.sandbox.mco.MachineConfigs;
 import io.mcdhooks.sandbox.mco.Mco;
 import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -73,6 +78,24 @@ final class BenchBridge implements AutoCloseable {
 
     boolean ready() {
         return verticle.ready();
+    }
+
+    /** The shipped post-update hold, found from the working directory up, applied as written. */
+    static void installHoldPolicy(KubernetesClient client) {
+        Path relative = Path.of("deploy", "base", "bridge", "admission-post-update-hold.yaml");
+        Path policy = null;
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null && policy == null; dir = dir.getParent()) {
+            policy = Files.exists(dir.resolve(relative)) ? dir.resolve(relative) : null;
+        }
+        if (policy == null) {
+            throw new IllegalStateException(
+                    relative + " not found from " + Path.of("").toAbsolutePath());
+        }
+        try (InputStream in = Files.newInputStream(policy)) {
+            client.load(in).create();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The namespace of gate pods, and {@code hooks} UpdateHooks on the worker pool for {@code stages}. */

@@ -72,6 +72,12 @@ public final class BenchMain implements Callable<Integer> {
     double rolloutScale;
 
     @Option(
+            names = "--rollout-fallback",
+            description =
+                    "Row 6 also without the admission policy (batch pacing): one more rollout, several times as long.")
+    boolean rolloutFallback;
+
+    @Option(
             names = "--rows",
             defaultValue = "1,2,3,4,5,6",
             split = ",",
@@ -263,61 +269,18 @@ public final class BenchMain implements Callable<Integer> {
                 console.println("   " + hooked);
             }
             if (only.contains(6)) {
-                console.printf("6. rollout overhead: %d workers, stock then %d hooks%n", rolloutNodes, hooks);
-                RolloutOverhead.Result r = RolloutOverhead.measure(bootstrap, rolloutNodes, hooks, rolloutScale);
-                report.add(Row.value(
-                        "6",
-                        "rollout time, stock",
-                        rolloutNodes
-                                + " workers, maxUnavailable 10%, MCO simulated at " + (int) rolloutScale
-                                + "×, MachineConfig applied → pool updated",
-                        r.stockSeconds(),
-                        "s",
-                        null,
-                        null,
-                        null));
-                report.add(Row.value(
-                        "6a",
-                        "rollout time, " + hooks + " passing hooks",
-                        "same, with bridge, gatekeeper and " + hooks + " pre- and post-update hooks",
-                        r.hookedSeconds(),
-                        "s",
-                        null,
-                        null,
-                        null));
-                report.add(Row.value(
-                        "6b",
-                        "added rollout time",
-                        "6a / 6 − 1",
-                        r.overheadPercent(),
-                        "%",
-                        "≤ 1 %",
-                        r.overheadPercent() <= 1,
-                        null));
-                report.add(Row.value(
-                        "6c",
-                        "MCO's update slots in use, stock",
-                        "node-seconds assigned → done " + "/ (maxUnavailable × first assignment → last done)",
-                        r.stock().occupancy() * 100,
-                        "%",
-                        null,
-                        null,
-                        null));
-                report.add(Row.value(
-                        "6d",
-                        "MCO's update slots in use, " + hooks + " hooks",
-                        "same, to released",
-                        r.hooked().occupancy() * 100,
-                        "%",
-                        null,
-                        null,
-                        null));
-                addPhase(report, "6e", "assigned → drained, stock", r.stock(), RolloutTrace.Step.DRAINED);
-                addPhase(
-                        report, "6f", "assigned → drained, " + hooks + " hooks", r.hooked(), RolloutTrace.Step.DRAINED);
-                addPhase(report, "6g", "done → released, " + hooks + " hooks", r.hooked(), RolloutTrace.Step.RELEASED);
+                console.printf(
+                        "6. rollout overhead: %d workers, stock, %d hooks with the admission policy, slow hooks%s%n",
+                        rolloutNodes, hooks, rolloutFallback ? ", without the policy" : "");
+                RolloutOverhead.Result r =
+                        RolloutOverhead.measure(bootstrap, rolloutNodes, hooks, rolloutScale, rolloutFallback);
+                RolloutRows.add(report, r, rolloutNodes, hooks, rolloutScale);
                 console.println("   stock:  " + r.stock().profile());
                 console.println("   hooked: " + r.hooked().profile());
+                console.println("   slow:   " + r.slow().profile());
+                if (r.fallback() != null) {
+                    console.println("   paced:  " + r.fallback().profile());
+                }
             }
         }
         report.finish(
@@ -341,14 +304,5 @@ public final class BenchMain implements Callable<Integer> {
         console.println(markdown);
         console.println("written to " + out.toAbsolutePath());
         return 0;
-    }
-
-    /** A step of row 6's rollouts (from the step before, per worker), as the harness's watch saw it. */
-    private static void addPhase(
-            Report report, String number, String name, RolloutOverhead.Run run, RolloutTrace.Step step) {
-        Latency.Stats stats = run.phases().get(step);
-        if (stats != null) {
-            report.add(Row.duration(number, name, "per worker, seen by the harness's node watch", stats));
-        }
     }
 }

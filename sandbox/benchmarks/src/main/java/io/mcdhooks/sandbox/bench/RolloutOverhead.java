@@ -17,8 +17,10 @@ import java.util.Map;
 /**
  * Row 6: the same simulated rollout (a kernel change, {@code maxUnavailable=10%}, the simulated
  * MCO at {@value #DEFAULT_TIME_SCALE}× by default) on a stock cluster, then with the bridge, its
- * gatekeeper and {@code hooks} pre- and post-update hooks that pass at once. Time = MachineConfig
- * applied → the pool's status counts every worker updated.
+ * gatekeeper, the shipped admission policy (post-update holds enforced by the API server, pools
+ * not paused) and {@code hooks} pre- and post-update hooks that pass at once; then the same with
+ * hooks that answer after 30 s simulated; optionally without the policy (batch pacing). Time =
+ * MachineConfig applied → the pool's status counts every worker updated.
  */
 final class RolloutOverhead {
 
@@ -30,7 +32,15 @@ final class RolloutOverhead {
      */
     static final double DEFAULT_TIME_SCALE = 100;
 
-    record Result(Run stock, Run hooked) {
+    /** Simulated time the slow hooks take to answer. */
+    static final Duration SLOW_ANSWER = Duration.ofSeconds(30);
+
+    /** How the hooks hold: with the admission policy or without (batch pacing), answering at once or late. */
+    record Setup(boolean policy, Duration answerAfter) {
+        static final Setup NONE = new Setup(false, Duration.ZERO);
+    }
+
+    record Result(Run stock, Run hooked, Run slow, Run fallback) {
         double stockSeconds() {
             return stock.seconds();
         }
@@ -46,16 +56,20 @@ final class RolloutOverhead {
 
     private RolloutOverhead() {}
 
-    static Result measure(String bootstrap, int workers, int hooks, double timeScale) {
-        Run stock = rollout(bootstrap, workers, 0, timeScale);
-        Run hooked = rollout(bootstrap, workers, hooks, timeScale);
-        return new Result(stock, hooked);
+    /** Stock, then hooked with the policy, then slow hooks with it, then (if asked) hooked without it. */
+    static Result measure(String bootstrap, int workers, int hooks, double timeScale, boolean fallback) {
+        Run stock = rollout(bootstrap, workers, 0, timeScale, Setup.NONE);
+        Run hooked = rollout(bootstrap, workers, hooks, timeScale, new Setup(true, Duration.ZERO));
+        Duration late = Duration.ofNanos((long) (SLOW_ANSWER.toNanos() / timeScale));
+        Run slow = rollout(bootstrap, workers, hooks, timeScale, new Setup(true, late));
+        Run paced = fallback ? rollout(bootstrap, workers, hooks, timeScale, new Setup(false, Duration.ZERO)) : null;
+        return new Result(stock, hooked, slow, paced);
     }
 
     /** One rollout: its time and its profile (see {@link RolloutTrace}). */
     record Run(double seconds, double occupancy, Map<RolloutTrace.Step, Latency.Stats> phases, String profile) {}
 
-    static Run rollout(String bootstrap, int workers, int hooks, double timeScale) {
+    static Run rollout(String bootstrap, int workers, int hooks, double timeScale, Setup setup) {
         try (InMemoryCluster cluster = InMemoryCluster.start()) {
             KubernetesClient client = cluster.client();
             Topology.builder()
@@ -73,6 +87,9 @@ final class RolloutOverhead {
                         names,
                         List.of(UpdateHookSpec.StageName.PRE_UPDATE, UpdateHookSpec.StageName.POST_UPDATE));
             }
+            if (setup.policy()) {
+                BenchBridge.installHoldPolicy(client);
+            }
             try (McoSimulator mco = McoSimulator.start(
                             client, SimulatorConfig.defaults().withTimeScale(timeScale));
                     BenchBridge bridge = hooks > 0 ? BenchBridge.start(bootstrap, cluster) : null;
@@ -81,7 +98,8 @@ final class RolloutOverhead {
                                     bootstrap,
                                     names,
                                     bridge.config().gateRequestsTopic(),
-                                    bridge.config().verdictsTopic())
+                                    bridge.config().verdictsTopic(),
+                                    setup.answerAfter())
                             : null) {
                 if (hooks > 0) {
                     BenchBridge.waitFor(

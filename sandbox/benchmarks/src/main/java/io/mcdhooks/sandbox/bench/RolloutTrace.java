@@ -3,6 +3,7 @@ package io.mcdhooks.sandbox.bench;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.mcdhooks.bridge.gate.GateObjects;
 import io.mcdhooks.sandbox.mco.Mco;
 import java.util.EnumMap;
 import java.util.Locale;
@@ -23,6 +24,8 @@ final class RolloutTrace implements AutoCloseable {
         ASSIGNED,
         DRAINED,
         REBOOTING,
+        /** Back from the reboot, the MCD asking for the uncordon, and the node uncordoned (hold released). */
+        UNCORDONED,
         DONE,
         RELEASED
     }
@@ -59,6 +62,12 @@ final class RolloutTrace implements AutoCloseable {
         }
         if (Mco.REBOOTING.equals(NodeWatch.annotation(node, Mco.POST_CONFIG_ACTION))) {
             steps.putIfAbsent(Step.REBOOTING, now);
+        }
+        if (steps.containsKey(Step.REBOOTING)
+                && ("uncordon-" + desired).equals(NodeWatch.annotation(node, Mco.DESIRED_DRAIN))
+                && !Boolean.TRUE.equals(node.getSpec().getUnschedulable())
+                && NodeWatch.annotation(node, GateObjects.HOLD) == null) {
+            steps.putIfAbsent(Step.UNCORDONED, now);
         }
         boolean done = desired.equals(NodeWatch.annotation(node, Mco.CURRENT_CONFIG))
                 && Mco.STATE_DONE.equals(NodeWatch.annotation(node, Mco.STATE));
