@@ -9,19 +9,23 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
- * The wire contract is pure: the records, the codec, the signatures and the settings parser import
+ * The wire contract is pure: the records, the codec, the signatures, the settings parser and the MCO's rules import
  * nothing from Vert.x, the Kafka client or the Kubernetes client. Kafka is met only in
  * {@code io.mcdhooks.schemas.kafka}, whose helpers put messages on records and read them back.
  */
 class LayeringTest {
 
     private static final String[] PURE = {
-        "io.mcdhooks.schemas", "io.mcdhooks.schemas.codec", "io.mcdhooks.schemas.sign", "io.mcdhooks.schemas.settings"
+        "io.mcdhooks.schemas",
+        "io.mcdhooks.schemas.codec",
+        "io.mcdhooks.schemas.sign",
+        "io.mcdhooks.schemas.settings",
+        "io.mcdhooks.mco.."
     };
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("io.mcdhooks.schemas");
+            .importPackages("io.mcdhooks.schemas", "io.mcdhooks.mco");
 
     @Test
     void theContractTheCodecTheSignaturesAndTheSettingsImportNoClientLibrary() {

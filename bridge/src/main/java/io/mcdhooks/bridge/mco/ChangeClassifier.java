@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * What a pending change does to a node, by the MCO's own rules ({@link Disruption}, in
- * {@code mco-rules}, which the simulator plays too): the node disruption actions of the diff from
+ * {@code io.mcdhooks.mco} in the schemas module, which the simulator plays too): the node disruption actions of the diff from
  * the node's current rendered config to its target under the cluster's merged policy. Pure.
  *
  * <p>Unknown (null) when the policy has not been published (but for an OS change, which reboots
