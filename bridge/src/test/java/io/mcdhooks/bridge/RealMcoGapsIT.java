@@ -63,8 +63,7 @@ class RealMcoGapsIT {
                     + " by the API server, rolling pools, every kind of update and topology\" is resolved: ";
     private static final double TIME_SCALE = 100;
     private static final Identity GATEKEEPER = Identity.serviceAccount(NAMESPACE, "mcdhooks-bridge");
-    private static final Path HOLD_POLICY =
-            Path.of("..", "deploy", "base", "bridge", "admission-post-update-hold.yaml");
+    private static final Path HOLD_POLICY = Path.of("..", "deploy", "admission", "v1", "post-update-hold-policy.yaml");
     private static final Duration LONG = Duration.ofSeconds(90);
 
     private final KafkaBroker broker;

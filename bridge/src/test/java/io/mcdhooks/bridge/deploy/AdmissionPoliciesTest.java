@@ -89,7 +89,7 @@ class AdmissionPoliciesTest {
         String policy = Manifests.read(V1.resolve("bridge-levers-policy.yaml"));
         String fallback = BridgeConfig.GATE_POD_IMAGE.fallback();
         assertThat(policy).contains("c.image == '" + fallback + "'");
-        for (String overlay : List.of("openshift", "kubernetes")) {
+        for (String overlay : List.of("openshift/platform", "kubernetes")) {
             assertThat(Manifests.read(Manifests.DEPLOY.resolve("overlays/" + overlay + "/bridge-settings.yaml")))
                     .as("MCDHOOKS_GATE_POD_IMAGE of the %s overlay is the policy's image", overlay)
                     .containsPattern("name: MCDHOOKS_GATE_POD_IMAGE\\n\\s+value: " + Pattern.quote(fallback) + "\\n");

@@ -19,9 +19,8 @@ import org.junit.jupiter.api.Test;
  */
 class AdmissionPolicyTest {
 
-    static final Path V1 = Manifests.BASE.resolve("bridge/admission-post-update-hold.yaml");
-    static final Path V1BETA1 =
-            Manifests.DEPLOY.resolve("overlays/openshift-4.16/admission-post-update-hold-v1beta1.yaml");
+    static final Path V1 = Manifests.DEPLOY.resolve("admission/v1/post-update-hold-policy.yaml");
+    static final Path V1BETA1 = Manifests.DEPLOY.resolve("admission/v1beta1/post-update-hold-policy.yaml");
 
     @Test
     void thePolicyAndItsBindingAreNamedAsTheGatekeeperLooksForThem() {

@@ -55,16 +55,28 @@ class KustomizeRenderTest {
     }
 
     @Test
-    void theOpenShift416OverlayShipsThePostUpdateHoldAsV1beta1Only() throws Exception {
+    void theOpenShift416OverlayShipsEveryAdmissionPolicyAsV1beta1Only() throws Exception {
         List<Manifests.Document> objects = render("overlays/openshift-4.16");
+        List<Manifests.Document> v1 = render("overlays/openshift");
 
         assertThat(objects).allSatisfy(KustomizeRenderTest::validInItsNamespace);
-        assertThat(objects)
-                .extracting(Manifests.Document::kindKey)
-                .filteredOn(k -> k.startsWith("admissionregistration.k8s.io/"))
-                .containsExactlyInAnyOrder(
-                        "admissionregistration.k8s.io/v1beta1/ValidatingAdmissionPolicy",
-                        "admissionregistration.k8s.io/v1beta1/ValidatingAdmissionPolicyBinding");
+        assertThat(admission(objects))
+                .as("the policies and bindings of the v1 overlay, each as v1beta1")
+                .isEqualTo(admission(v1).stream()
+                        .map(k ->
+                                k.replace("admissionregistration.k8s.io/v1/", "admissionregistration.k8s.io/v1beta1/"))
+                        .toList())
+                .anyMatch(k -> k.endsWith("/mcdhooks-post-update-hold"))
+                .allMatch(k -> k.startsWith("admissionregistration.k8s.io/v1beta1/"));
+    }
+
+    /** The admission objects rendered, as kind key/name, in order. */
+    private static List<String> admission(List<Manifests.Document> objects) {
+        return objects.stream()
+                .filter(d -> d.kindKey().startsWith("admissionregistration.k8s.io/"))
+                .map(d -> d.kindKey() + "/" + d.name())
+                .sorted()
+                .toList();
     }
 
     @Test

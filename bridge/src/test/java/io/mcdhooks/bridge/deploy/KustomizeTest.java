@@ -21,7 +21,7 @@ class KustomizeTest {
 
     @Test
     void everyResourceAndPatchPathExists() throws Exception {
-        assertThat(Manifests.kustomizations()).hasSize(8);
+        assertThat(Manifests.kustomizations()).hasSize(9);
         for (Path kustomization : Manifests.kustomizations()) {
             JsonNode k = Manifests.YAML.readTree(kustomization.toFile());
             Path dir = kustomization.getParent();
@@ -34,8 +34,11 @@ class KustomizeTest {
                             .exists();
                 }
             }
-            assertThat(k.path("apiVersion").asText()).isEqualTo("kustomize.config.k8s.io/v1beta1");
-            assertThat(k.path("kind").asText()).isEqualTo("Kustomization");
+            // A kustomize Component (what every OpenShift overlay adds) has an API of its own
+            boolean component = k.path("kind").asText().equals("Component");
+            assertThat(k.path("apiVersion").asText())
+                    .isEqualTo(component ? "kustomize.config.k8s.io/v1alpha1" : "kustomize.config.k8s.io/v1beta1");
+            assertThat(k.path("kind").asText()).isIn("Kustomization", "Component");
         }
     }
 
@@ -71,10 +74,20 @@ class KustomizeTest {
             List<String> resources = new ArrayList<>();
             k.path("resources").forEach(r -> resources.add(r.asText()));
             assertThat(resources).as(overlay).contains("../../base");
-            assertThat(k.path("patches")).as(overlay).isNotEmpty();
-            for (JsonNode patch : k.path("patches")) {
-                for (Manifests.Document d :
-                        Manifests.documents(dir.resolve(patch.path("path").asText()))) {
+            // The overlay's patches, and those of the Components it takes
+            List<Path> patches = new ArrayList<>();
+            k.path("patches")
+                    .forEach(p -> patches.add(dir.resolve(p.path("path").asText())));
+            for (JsonNode component : k.path("components")) {
+                Path from = dir.resolve(component.asText()).normalize();
+                Manifests.YAML
+                        .readTree(from.resolve("kustomization.yaml").toFile())
+                        .path("patches")
+                        .forEach(p -> patches.add(from.resolve(p.path("path").asText())));
+            }
+            assertThat(patches).as(overlay).isNotEmpty();
+            for (Path patch : patches) {
+                for (Manifests.Document d : Manifests.documents(patch)) {
                     Manifests.parse(d);
                     String key = d.kindKey() + "/"
                             + d.tree().path("metadata").path("namespace").asText() + "/" + d.name();
@@ -105,6 +118,7 @@ class KustomizeTest {
         List<String> paths = new ArrayList<>();
         kustomization.path("resources").forEach(r -> paths.add(r.asText()));
         kustomization.path("patches").forEach(p -> paths.add(p.path("path").asText()));
+        kustomization.path("components").forEach(c -> paths.add(c.asText()));
         kustomization.path("configMapGenerator").forEach(g -> g.path("files").forEach(f -> paths.add(f.asText())));
         return paths;
     }

@@ -167,7 +167,7 @@ class RbacTest {
 
     @Test
     void openShiftGrantsHostNetworkToTheNodeLocalHookOnly() {
-        Path file = Manifests.DEPLOY.resolve("overlays/openshift/scc-hostnetwork.yaml");
+        Path file = Manifests.DEPLOY.resolve("overlays/openshift/platform/scc-hostnetwork.yaml");
         RoleBinding binding = Manifests.parse(Manifests.documents(file).get(0), RoleBinding.class);
         assertThat(binding.getRoleRef().getName()).isEqualTo("system:openshift:scc:hostnetwork-v2");
         String account = Manifests.ofType(DaemonSet.class)

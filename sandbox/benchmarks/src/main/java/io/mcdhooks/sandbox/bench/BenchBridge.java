@@ -82,7 +82,7 @@ final class BenchBridge implements AutoCloseable {
 
     /** The shipped post-update hold, found from the working directory up, applied as written. */
     static void installHoldPolicy(KubernetesClient client) {
-        Path relative = Path.of("deploy", "base", "bridge", "admission-post-update-hold.yaml");
+        Path relative = Path.of("deploy", "admission", "v1", "post-update-hold-policy.yaml");
         Path policy = null;
         for (Path dir = Path.of("").toAbsolutePath(); dir != null && policy == null; dir = dir.getParent()) {
             policy = Files.exists(dir.resolve(relative)) ? dir.resolve(relative) : null;

@@ -78,7 +78,7 @@ final class FaultRun {
     private static final double TIME_SCALE = 50;
     /** The post-update hold as shipped, applied as written. */
     private static final Path HOLD_POLICY =
-            Path.of("..", "..", "deploy", "base", "bridge", "admission-post-update-hold.yaml");
+            Path.of("..", "..", "deploy", "admission", "v1", "post-update-hold-policy.yaml");
     /** What the bridge logs once it has read back, started its informers and acts. */
     private static final String BRIDGE_UP = "bridge watching cluster";
 

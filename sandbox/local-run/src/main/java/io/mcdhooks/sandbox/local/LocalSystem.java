@@ -58,7 +58,7 @@ public final class LocalSystem implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LocalSystem.class);
     /** Files of deploy/admission/v1 (copied onto the classpath by the build), installed in the in-memory cluster. */
     private static final List<String> ADMISSION_POLICIES =
-            List.of("gate-override-policy.yaml", "bridge-levers-policy.yaml");
+            List.of("gate-override-policy.yaml", "bridge-levers-policy.yaml", "post-update-hold-policy.yaml");
 
     static final String CLUSTER = "local";
     static final String NAMESPACE = "mcdhooks";
@@ -143,8 +143,8 @@ public final class LocalSystem implements AutoCloseable {
                         .build()
                         .apply(client);
                 installAdmissionPolicies(client);
+                note("installed the admission policies of deploy/admission/v1, the post-update hold among them");
                 mco = McoSimulator.start(client, SimulatorConfig.defaults().withTimeScale(config.timeScale()));
-                installHoldPolicy();
                 note("in-memory cluster at " + cluster.url() + ": " + config.masters() + " masters, "
                         + config.workers() + " workers in " + config.zones() + ", worker maxUnavailable "
                         + config.maxUnavailable() + ", MCO simulated at " + (int) config.timeScale() + "x");
@@ -247,28 +247,6 @@ public final class LocalSystem implements AutoCloseable {
                     "the gatekeeper to pause pool " + config.pool(),
                     () -> Boolean.TRUE.equals(pool().get("spec", "paused")));
             rollOut();
-        }
-    }
-
-    /**
-     * The post-update hold as shipped in deploy/, so the gatekeeper finds it and rolls the pool; it
-     * is looked for from the working directory (run-local runs from the repository's root).
-     */
-    private void installHoldPolicy() {
-        Path relative = Path.of("deploy", "base", "bridge", "admission-post-update-hold.yaml");
-        Path policy = null;
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null && policy == null; dir = dir.getParent()) {
-            policy = Files.exists(dir.resolve(relative)) ? dir.resolve(relative) : null;
-        }
-        if (policy == null) {
-            note("admission policy " + relative + " not found: post-update gates fall back to batch pacing");
-            return;
-        }
-        try (InputStream in = Files.newInputStream(policy)) {
-            client.load(in).create();
-            note("installed the admission policy mcdhooks-post-update-hold (" + policy + ")");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

@@ -213,7 +213,7 @@ class DocumentedBlocksTest {
                     "oc adm groups new mcdhooks:break-glass",
                     "no OpenShift here: the group, the marker and the taint are the shipped policy's and the code's",
                     b -> {
-                        String policy = read("deploy/base/bridge/admission-post-update-hold.yaml");
+                        String policy = read("deploy/admission/v1/post-update-hold-policy.yaml");
                         assertThat(policy).contains("'mcdhooks:break-glass'").contains("'mcdhooks.io/hold'");
                         assertThat(b.text())
                                 .contains("--as-group=mcdhooks:break-glass")
@@ -222,7 +222,7 @@ class DocumentedBlocksTest {
                     }),
             new Claim(
                     "docs/operations.md",
-                    "oc apply -f deploy/base/bridge/admission-post-update-hold.yaml",
+                    "oc apply -f deploy/admission/v1/post-update-hold-policy.yaml",
                     "no OpenShift here: every file applied exists",
                     b -> Pattern.compile("-f (\\S+)")
                             .matcher(b.text())

@@ -45,7 +45,7 @@ class AdmissionIT {
     private static final String HOLD = "mcdhooks.io/hold";
     /** The post-update hold the project ships, applied as written. */
     private static final Path SHIPPED_HOLD =
-            Path.of("..", "..", "deploy", "base", "bridge", "admission-post-update-hold.yaml");
+            Path.of("..", "..", "deploy", "admission", "v1", "post-update-hold-policy.yaml");
 
     private static final String DENIED_UNCORDON = "nodes \"worker-0\" is forbidden: ValidatingAdmissionPolicy"
             + " 'mcdhooks-post-update-hold' with binding 'mcdhooks-post-update-hold' denied request: node worker-0"
