@@ -50,10 +50,16 @@ public enum NodePhase {
         String current = a.get(McoApi.CURRENT_CONFIG);
         String desired = a.get(McoApi.DESIRED_CONFIG);
         String state = a.get(McoApi.STATE);
+        boolean onTarget = poolTarget != null && poolTarget.equals(desired);
+        // A post-update hold outlasting the uncordon handshake's 10 minutes makes the MCD report the
+        // node Degraded (FailedToUncordon): the hold is what the node waits on, so it is shown first.
+        if (onTarget && postUpdate != null && !postUpdate.released() && !open(postUpdate)) {
+            return HELD_POST_UPDATE;
+        }
         if (McoApi.STATE_DEGRADED.equals(state) || McoApi.STATE_UNRECONCILABLE.equals(state)) {
             return DEGRADED;
         }
-        if (poolTarget == null || !poolTarget.equals(desired)) {
+        if (!onTarget) {
             return poolTarget != null && poolTarget.equals(current) ? UP_TO_DATE : WAITING;
         }
         if (postUpdate != null && !postUpdate.released()) {

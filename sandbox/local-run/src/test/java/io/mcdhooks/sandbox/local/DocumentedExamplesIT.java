@@ -137,11 +137,17 @@ class DocumentedExamplesIT {
             Node heldNode = system.client().nodes().withName(held.node()).get();
             assertThat(heldNode.getSpec().getUnschedulable()).isTrue();
             assertThat(heldNode.getSpec().getTaints()).anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
+            // The local run installs the post-update hold: kube-apiserver keeps the drain's cordon, the
+            // marker names the gate, and the MCD waits at its uncordon handshake on the new config
             assertThat(heldNode.getMetadata().getAnnotations())
-                    .containsKey(GateObjects.CORDONED_FOR)
+                    .containsEntry(GateObjects.HOLD, held.gateId())
                     .containsEntry(
                             McoApi.DESIRED_CONFIG,
-                            heldNode.getMetadata().getAnnotations().get(McoApi.CURRENT_CONFIG));
+                            held.gateId().substring(held.gateId().lastIndexOf('/') + 1))
+                    .containsEntry(
+                            McoApi.DESIRED_DRAIN,
+                            McoApi.UNCORDON_PREFIX
+                                    + heldNode.getMetadata().getAnnotations().get(McoApi.DESIRED_CONFIG));
             assertThat(system.client().nodes().list().getItems())
                     .filteredOn(
                             n -> summary.untouched().contains(n.getMetadata().getName()))

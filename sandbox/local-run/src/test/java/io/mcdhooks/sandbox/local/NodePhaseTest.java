@@ -54,8 +54,14 @@ class NodePhaseTest {
     }
 
     @Test
-    void aDegradedNodeIsDegradedWhateverItsGates() {
+    void aDegradedNodeIsDegradedWhateverItsGatesButAFailedPostUpdateGateThatHoldsIt() {
         assertThat(NodePhase.of(node(OLD, NEW, "Degraded"), NEW, gate(Stage.PRE_UPDATE, Decision.OPENED, false), null))
+                .isEqualTo(NodePhase.DEGRADED);
+        // Held past the uncordon handshake's 10 minutes, the MCD reports the node Degraded: the hold shows
+        assertThat(NodePhase.of(
+                        node(NEW, NEW, "Degraded"), NEW, null, gate(Stage.POST_UPDATE, Decision.BLOCKED, false)))
+                .isEqualTo(NodePhase.HELD_POST_UPDATE);
+        assertThat(NodePhase.of(node(NEW, NEW, "Degraded"), NEW, null, gate(Stage.POST_UPDATE, Decision.OPENED, false)))
                 .isEqualTo(NodePhase.DEGRADED);
     }
 
