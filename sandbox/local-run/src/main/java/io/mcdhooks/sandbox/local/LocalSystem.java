@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.mcdhooks.bridge.BridgeConfig;
 import io.mcdhooks.bridge.BridgeVerticle;
+import io.mcdhooks.bridge.gate.Enforcement;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.sandbox.kafka.ForkedKafkaBroker;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
@@ -241,11 +242,17 @@ public final class LocalSystem implements AutoCloseable {
             note("post-update gates (" + hold.getString("mode") + "): " + hold.getString("enforced"));
         }
         if (config.rollOut()) {
-            // Pools with pre-update hooks are paused at rest by the gatekeeper: roll out once it holds the pool.
-            waitFor(
-                    Duration.ofSeconds(30),
-                    "the gatekeeper to pause pool " + config.pool(),
-                    () -> Boolean.TRUE.equals(pool().get("spec", "paused")));
+            if (Enforcement.pauseHolds(config.pool())) {
+                // Pools with pre-update hooks are paused at rest by the gatekeeper: roll out once it holds the pool.
+                waitFor(
+                        Duration.ofSeconds(30),
+                        "the gatekeeper to pause pool " + config.pool(),
+                        () -> Boolean.TRUE.equals(pool().get("spec", "paused")));
+            } else {
+                note("pool " + config.pool() + " is never paused for gates (a paused master pool with a pending"
+                        + " update turns the machine-config ClusterOperator Degraded): its pool-pre-update gate and"
+                        + " the pre-update gates of changes that do not drain are advisory");
+            }
             rollOut();
         }
     }

@@ -12,15 +12,17 @@ import java.util.Map;
  * How a local run ended: what was released and what was held, and why, drawn from the bridge's
  * last status snapshot.
  *
- * @param updated            worker nodes on the new config
- * @param maxUnavailableSeen the most unavailable worker nodes the run saw at once
- * @param untouched          worker nodes never assigned the new config
+ * @param pool               the pool the run rolled out
+ * @param updated            nodes of the rolled-out pool on the new config
+ * @param maxUnavailableSeen the most unavailable nodes of that pool the run saw at once
+ * @param untouched          nodes of that pool never assigned the new config
  * @param lag                each hook's consumer lag on the gate-request topic, where known
  */
 public record RunSummary(
         Scenario scenario,
         Ending ending,
         Duration elapsed,
+        String pool,
         int updated,
         int total,
         int maxUnavailable,
@@ -123,6 +125,7 @@ public record RunSummary(
                 scenario,
                 ending,
                 elapsed,
+                pool,
                 updated,
                 total,
                 maxUnavailable,
@@ -204,8 +207,8 @@ public record RunSummary(
                         })
                 .append(String.format(" after %.1f s%n", elapsed.toMillis() / 1000.0));
         out.append(String.format(
-                "pool worker: %d/%d nodes updated; at most %d unavailable at once (maxUnavailable %d)%n",
-                updated, total, maxUnavailableSeen, maxUnavailable));
+                "pool %s: %d/%d nodes updated; at most %d unavailable at once (maxUnavailable %d)%n",
+                pool, updated, total, maxUnavailableSeen, maxUnavailable));
         out.append("released (").append(released.size()).append("):\n");
         for (GateOutcome g : released) {
             out.append("  ")

@@ -61,6 +61,25 @@ class LocalRunIT {
     }
 
     @Test
+    void aSingleNodeClusterRollsOutItsMasterWithItsGatesAdvisoryAndNeverPausesIt() {
+        run(Scenario.HAPPY, 1, 0, r -> {
+            RunSummary summary = r.summary();
+            assertThat(summary.ending()).isEqualTo(RunSummary.Ending.COMPLETED);
+            assertThat(summary.updated()).isEqualTo(1);
+            assertThat(summary.released())
+                    .extracting(RunSummary.GateOutcome::stage)
+                    .containsExactlyInAnyOrder("pool-pre-update", "post-update");
+            assertThat(r.output())
+                    .contains("pool master is never paused for gates")
+                    .contains("post-update gates (SingleNodeAdvisory)")
+                    .contains("pool master: 1/1 nodes updated");
+            assertThat(RunSummary.find(summary.finalStatus().getJsonArray("pools"), "name", "master")
+                            .getBoolean("paused"))
+                    .isFalse();
+        });
+    }
+
+    @Test
     void kmodMissingBlocksThePoolUntilTheModulesAppearAndThenCompletes() {
         run(Scenario.KMOD_MISSING, r -> {
             LocalSystem system = r.system();
@@ -121,8 +140,12 @@ class LocalRunIT {
     private record Run(LocalSystem system, RunSummary summary, String output) {}
 
     private static void run(Scenario scenario, Consumer<Run> then) {
+        run(scenario, 1, WORKERS, then);
+    }
+
+    private static void run(Scenario scenario, int masters, int workers, Consumer<Run> then) {
         LocalRunConfig config = LocalRunConfig.defaults(scenario)
-                .withTopology(1, WORKERS, List.of("zone-a", "zone-b"), 1)
+                .withTopology(masters, workers, List.of("zone-a", "zone-b"), 1)
                 .withHttpPort(0);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
