@@ -249,15 +249,16 @@ public final class BridgeState {
      *       ({@link #releasePendingGates}): one that drains is dropped and requested at assignment;
      *   <li>a <b>late</b> post-update gate for a node found Done on the target that the bridge never
      *       saw update (installed mid-rollout, or past its read-back): the levers hold it from the
-     *       moment it is seen, and this gate is what releases it.
+     *       moment it is seen, and this gate is what releases it. Also once the pool is at rest, for a
+     *       node still carrying the gatekeeper's taint: the levers lift it only for a released gate.
      * </ul>
      */
     private void requestOffCycleGates(PoolView pool, Collection<NodeView> candidates, Instant now, boolean newRollout) {
         String target = pool.targetConfig();
-        if (!pool.rolling()) {
+        if (target == null) {
             return;
         }
-        boolean pre = policy.gates(Stage.PRE_UPDATE, pool.name());
+        boolean pre = pool.rolling() && policy.gates(Stage.PRE_UPDATE, pool.name());
         boolean post = policy.gates(Stage.POST_UPDATE, pool.name());
         for (NodeView node : candidates) {
             if ((!pre && !post) || !pool.name().equals(poolOf(node))) {
@@ -265,7 +266,11 @@ public final class BridgeState {
             }
             if (pre && !target.equals(node.currentConfig()) && !target.equals(node.desiredConfig())) {
                 pendGate(Stage.PRE_UPDATE, pool.name(), node, target, now, Timing.EARLY, newRollout);
-            } else if (post && node.done() && target.equals(node.currentConfig()) && !tracked(node, target)) {
+            } else if (post
+                    && (pool.rolling() || node.gateTainted())
+                    && node.done()
+                    && target.equals(node.currentConfig())
+                    && !tracked(node, target)) {
                 pendGate(Stage.POST_UPDATE, pool.name(), node, target, now, Timing.LATE, false);
             }
         }

@@ -218,6 +218,27 @@ class BridgeStateTest {
                 .allSatisfy(r -> assertThat(r.late()).isNull());
     }
 
+    @Test
+    void aNodeStillTaintedByTheGatekeeperInAPoolAtRestGetsALatePostUpdateGate() {
+        // Given a pool at rest on NEW, and a bridge that never saw its nodes update (past the read-back)
+        BridgeState state =
+                new BridgeState("c1", (stage, pool) -> true, Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
+        state.onRenderedConfig(new RenderedConfig(NEW, "quay.io/os@sha256:02", "default", List.of(), List.of()));
+        state.onPool(pool(NEW, NEW, 2), true);
+
+        // When it finds one node with the gatekeeper's taint and one without
+        List<GateRequest> requests = new ArrayList<>();
+        requests.addAll(requests(state.onNode(done("worker-0", NEW, true), true)));
+        requests.addAll(requests(state.onNode(done("worker-1", NEW, false), true)));
+
+        // Then the tainted one gets a late post-update gate, the only thing that lifts its taint
+        assertThat(requests).singleElement().satisfies(r -> {
+            assertThat(r.stage()).isEqualTo(Stage.POST_UPDATE);
+            assertThat(r.node().name()).isEqualTo("worker-0");
+            assertThat(r.lateGate()).isTrue();
+        });
+    }
+
     /** A bridge gating every stage, knowing the default policy, OLD and a NEW with {@code newSpec}, pool at OLD. */
     private static BridgeState classifying(Map<String, Object> newSpec) {
         BridgeState state =
@@ -245,6 +266,19 @@ class BridgeStateTest {
                         Map.of("users", List.of(Map.of("name", "core", "sshAuthorizedKeys", sshKeys)))));
     }
 
+    private static NodeView done(String name, String config, boolean gateTainted) {
+        return new NodeView(
+                name,
+                "uid-" + name,
+                "1",
+                Map.of("node-role.kubernetes.io/worker", ""),
+                Map.of(McoApi.CURRENT_CONFIG, config, McoApi.DESIRED_CONFIG, config, McoApi.STATE, McoApi.STATE_DONE),
+                false,
+                true,
+                gateTainted,
+                null);
+    }
+
     private static NodeView atRest(String name) {
         return new NodeView(
                 name,
@@ -254,6 +288,7 @@ class BridgeStateTest {
                 Map.of(McoApi.CURRENT_CONFIG, OLD, McoApi.DESIRED_CONFIG, OLD, McoApi.STATE, McoApi.STATE_DONE),
                 false,
                 true,
+                false,
                 null);
     }
 
@@ -346,6 +381,7 @@ class BridgeStateTest {
                 Map.of(McoApi.CURRENT_CONFIG, OLD, McoApi.DESIRED_CONFIG, NEW, McoApi.STATE, McoApi.STATE_WORKING),
                 true,
                 true,
+                false,
                 null);
     }
 

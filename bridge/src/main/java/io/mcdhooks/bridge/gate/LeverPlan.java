@@ -47,7 +47,7 @@ import java.util.function.Predicate;
 public final class LeverPlan {
 
     /** The taint that keeps workloads off a node whose post-update gate is not released. */
-    public static final String POST_UPDATE_TAINT = "mcdhooks.io/post-update-gate";
+    public static final String POST_UPDATE_TAINT = NodeView.POST_UPDATE_TAINT;
     /** The pool the MCO's operator requires ({@code syncRequiredMachineConfigPools}): never paused for a hold. */
     public static final String REQUIRED_POOL = "master";
 
@@ -95,14 +95,17 @@ public final class LeverPlan {
                 : GateId.of(cluster, Stage.POST_UPDATE, node.name(), node.desiredConfig());
         Gate post = postId == null ? null : gates.apply(postId);
         // A node that finished while no gatekeeper ran has no post-update gate yet: held until its
-        // late gate is requested and released, not released for want of a gate.
+        // gate is requested and released, not released for want of a gate. So is one the gatekeeper
+        // tainted and whose pool has since come to rest (the last of a rollout): its gate is on its way
+        // from Kafka, or, older than the read-back, asked for again late (BridgeState).
         boolean postOpen = post != null
                 ? !post.released()
                 : postHooks
                         && node.done()
-                        && pool != null
-                        && pool.rolling()
-                        && pool.targetConfig().equals(node.currentConfig());
+                        && (node.gateTainted()
+                                || pool != null
+                                        && pool.rolling()
+                                        && pool.targetConfig().equals(node.currentConfig()));
         boolean taint = postHooks && (node.updating() || postOpen) && !released(post);
         boolean uncordonRequested = node.desiredConfig() != null
                 && (McoApi.UNCORDON_PREFIX + node.desiredConfig()).equals(node.desiredDrain());

@@ -7,6 +7,8 @@ import java.util.Objects;
  * What the bridge needs of a Node, as plain data: its MCO annotations, whether it is cordoned
  * and Ready, its labels, and its MachineConfigNode where the cluster serves one.
  *
+ * @param gateTainted whether it carries the gatekeeper's {@link #POST_UPDATE_TAINT}: a hold only a
+ *     released post-update gate lifts
  * @param mcn the node's MachineConfigNode, or {@code null} (older clusters, or none yet)
  */
 public record NodeView(
@@ -17,7 +19,11 @@ public record NodeView(
         Map<String, String> annotations,
         boolean unschedulable,
         boolean ready,
+        boolean gateTainted,
         McnView mcn) {
+
+    /** The taint that keeps workloads off a node whose post-update gate is not released. */
+    public static final String POST_UPDATE_TAINT = "mcdhooks.io/post-update-gate";
 
     public NodeView {
         Objects.requireNonNull(name, "name");
@@ -26,7 +32,8 @@ public record NodeView(
     }
 
     public NodeView withMcn(McnView machineConfigNode) {
-        return new NodeView(name, uid, resourceVersion, labels, annotations, unschedulable, ready, machineConfigNode);
+        return new NodeView(
+                name, uid, resourceVersion, labels, annotations, unschedulable, ready, gateTainted, machineConfigNode);
     }
 
     /** Whether the MCO manages this node at all: a node without its annotations is not ours to watch. */

@@ -27,6 +27,9 @@ public final class Views {
                         .filter(c -> "Ready".equals(c.getType()))
                         .map(NodeCondition::getStatus)
                         .anyMatch("True"::equals);
+        boolean tainted = node.getSpec() != null
+                && node.getSpec().getTaints() != null
+                && node.getSpec().getTaints().stream().anyMatch(t -> NodeView.POST_UPDATE_TAINT.equals(t.getKey()));
         return new NodeView(
                 meta.getName(),
                 meta.getUid(),
@@ -35,6 +38,7 @@ public final class Views {
                 meta.getAnnotations(),
                 unschedulable,
                 ready,
+                tainted,
                 mcn);
     }
 

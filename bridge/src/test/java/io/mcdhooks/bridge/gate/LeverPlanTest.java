@@ -62,6 +62,25 @@ class LeverPlanTest {
     }
 
     @Test
+    void aNodeTheGatekeeperTaintedStaysHeldAfterItsPoolCameToRestUntilItsGateIsReleased() {
+        // The last node of a rollout finished while no gatekeeper ran: its pool is at rest, and the
+        // gate the restarted bridge asks for is not back from Kafka yet
+        NodeView last = tainted(node("worker-0", NEW, NEW, "Done"));
+        for (PostUpdateHold mode : List.of(PostUpdateHold.BATCH_PACING, PostUpdateHold.ADMISSION)) {
+            LeverPlan.NodeLevers held = LeverPlan.node("c1", pool(NEW), last, POST_ONLY, gates::get, mode);
+            assertThat(held.postUpdateTaint()).as(mode.name()).isTrue();
+            assertThat(held.cordon()).as(mode.name()).isTrue();
+            assertThat(held.hold()).as(mode.name()).isEqualTo(mode == PostUpdateHold.ADMISSION);
+        }
+
+        // and is let go once that gate is released
+        gates.put(postGate("worker-0"), gate(true));
+        LeverPlan.NodeLevers released = LeverPlan.node("c1", pool(NEW), last, POST_ONLY, gates::get);
+        assertThat(released.postUpdateTaint()).isFalse();
+        assertThat(released.cordon()).isFalse();
+    }
+
+    @Test
     void doesNotHoldAPoolAtRestForFinishedNodesWhoseGatesAreNoLongerKnown() {
         // after a restart whose read-back no longer reaches the gates of an old rollout
         assertThat(paused(NEW, node("worker-0", NEW, NEW, "Done"), node("worker-1", NEW, NEW, "Done")))
@@ -196,7 +215,21 @@ class LeverPlanTest {
                 Map.of(McoApi.CURRENT_CONFIG, current, McoApi.DESIRED_CONFIG, desired, McoApi.STATE, state),
                 false,
                 true,
+                false,
                 null);
+    }
+
+    private static NodeView tainted(NodeView n) {
+        return new NodeView(
+                n.name(),
+                n.uid(),
+                n.resourceVersion(),
+                n.labels(),
+                n.annotations(),
+                n.unschedulable(),
+                n.ready(),
+                true,
+                n.mcn());
     }
 
     /** worker-0 on its way to the target, the MCD having asked for its uncordon. */
@@ -217,6 +250,7 @@ class LeverPlanTest {
                         McoApi.UNCORDON_PREFIX + NEW),
                 unschedulable,
                 true,
+                false,
                 null);
     }
 }

@@ -176,6 +176,7 @@ class PostUpdateHoldPlanTest {
                 annotations,
                 true,
                 true,
+                false,
                 null);
 
         HoldLimits.Near near = HoldLimits.of("c1", "worker", held, gates::get, Gates.T0.plus(Duration.ofSeconds(450)));
@@ -237,6 +238,7 @@ class PostUpdateHoldPlanTest {
                 annotations(current, desired, state, drain, applied),
                 cordoned,
                 true,
+                false,
                 null);
     }
 

@@ -96,6 +96,7 @@ class RolloutPlanTest {
                 Map.of(McoApi.CURRENT_CONFIG, OLD, McoApi.DESIRED_CONFIG, OLD, McoApi.STATE, McoApi.STATE_DONE),
                 false,
                 true,
+                false,
                 null);
     }
 }

@@ -93,6 +93,7 @@ final class Nodes {
                 annotations,
                 unschedulable,
                 ready,
+                false,
                 mcn);
     }
 }
