@@ -22,10 +22,17 @@ public final class AckedGates {
         this.gatekeeper = gatekeeper;
     }
 
-    /** Kafka acknowledged {@code decision}, or it was read back from Kafka. */
+    /**
+     * Kafka acknowledged {@code decision}, or it was read back from Kafka. One older than the
+     * latest known of its attempt changes nothing: heard late, it would take back a release whose
+     * levers have moved (a gate pod made again after its node's drain began).
+     */
     public void acknowledged(GateDecision decision) {
         GateDecision known = acked.get(decision.gateId());
-        if (known == null || known.attempt() <= decision.attempt()) {
+        if (known == null
+                || known.attempt() < decision.attempt()
+                || known.attempt() == decision.attempt()
+                        && !decision.decidedAt().isBefore(known.decidedAt())) {
             acked.put(decision.gateId(), decision);
         }
     }

@@ -118,12 +118,16 @@ public final class Outbox {
                 published++;
                 pending--;
                 Pending sent = queue.pollFirst();
-                if (queue.isEmpty()) {
+                boolean more = !queue.isEmpty();
+                if (!more) {
                     queues.remove(queueKey);
-                } else {
+                }
+                // Acknowledged before the next send: that one's future may be complete by the time
+                // it is listened to (a busy machine), and its listeners must not hear it first.
+                sent.acknowledged().complete();
+                if (more) {
                     sendHead(queueKey, queue, FIRST_RETRY);
                 }
-                sent.acknowledged().complete();
             } else {
                 healthy = false;
                 onFailure.accept(head.topic());
