@@ -280,16 +280,7 @@ class BridgeStateTest {
     }
 
     private static NodeView atRest(String name) {
-        return new NodeView(
-                name,
-                "uid-0",
-                "1",
-                Map.of("node-role.kubernetes.io/worker", ""),
-                Map.of(McoApi.CURRENT_CONFIG, OLD, McoApi.DESIRED_CONFIG, OLD, McoApi.STATE, McoApi.STATE_DONE),
-                false,
-                true,
-                false,
-                null);
+        return done(name, OLD, false);
     }
 
     @Test
