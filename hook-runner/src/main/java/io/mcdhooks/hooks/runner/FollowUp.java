@@ -14,4 +14,7 @@ sealed interface FollowUp {
 
     /** A transient error: no verdict; run the check again at {@code at}, heartbeats continuing. */
     record Retry(Instant at, String error) implements FollowUp {}
+
+    /** A PASS inside its soak: no verdict yet, heartbeats say how far it is; run the check again at {@code at}. */
+    record Soak(Instant at) implements FollowUp {}
 }

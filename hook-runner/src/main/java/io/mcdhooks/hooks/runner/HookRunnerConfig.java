@@ -95,6 +95,10 @@ public record HookRunnerConfig(
             Setting.of("MCDHOOKS_RETRY_BACKOFF", POSITIVE).orElse("5s");
     public static final Setting<Duration> RETRY_BACKOFF_MAX =
             Setting.of("MCDHOOKS_RETRY_BACKOFF_MAX", POSITIVE).orElse("5m");
+    public static final Setting<Duration> SOAK =
+            Setting.of("MCDHOOKS_SOAK", Grammar.duration(Duration.ZERO)).orElse("0s");
+    public static final Setting<Duration> SOAK_INTERVAL =
+            Setting.of("MCDHOOKS_SOAK_INTERVAL", POSITIVE).orElse("30s");
     public static final Setting<Duration> SHUTDOWN_TIMEOUT =
             Setting.of("MCDHOOKS_SHUTDOWN_TIMEOUT", POSITIVE).orElse("30s");
     public static final Setting<String> EXEC_COMMAND = Setting.of("MCDHOOKS_EXEC_COMMAND", COMMAND);
@@ -157,6 +161,8 @@ public record HookRunnerConfig(
             HEARTBEAT_INTERVAL,
             RETRY_BACKOFF,
             RETRY_BACKOFF_MAX,
+            SOAK,
+            SOAK_INTERVAL,
             SHUTDOWN_TIMEOUT,
             TopicSettings.GATE_REQUESTS,
             TopicSettings.VERDICTS,
@@ -259,7 +265,13 @@ public record HookRunnerConfig(
             throw new ConfigException(RETRY_BACKOFF_MAX.name() + "=" + Grammar.format(maxBackoff) + " is shorter than "
                     + RETRY_BACKOFF.name() + "=" + Grammar.format(backoff) + ": expected at least the first back-off");
         }
-        return new RunnerPolicy(settings.get(CHECK_TIMEOUT), settings.get(HEARTBEAT_INTERVAL), backoff, maxBackoff);
+        return new RunnerPolicy(
+                settings.get(CHECK_TIMEOUT),
+                settings.get(HEARTBEAT_INTERVAL),
+                backoff,
+                maxBackoff,
+                settings.get(SOAK),
+                settings.get(SOAK_INTERVAL));
     }
 
     private static GateSelector selector(Settings settings) {

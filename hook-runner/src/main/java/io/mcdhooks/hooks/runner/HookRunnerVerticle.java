@@ -297,6 +297,9 @@ public final class HookRunnerVerticle extends VerticleBase {
         } else if (followUp instanceof FollowUp.Recheck recheck) {
             stopHeartbeat(gate);
             track(publishFinal(gate, recheck.result()).onSuccess(v -> waitUntil(gate, recheck.at())));
+        } else if (followUp instanceof FollowUp.Soak soak) {
+            heartbeat(gate);
+            waitUntil(gate, soak.at());
         } else if (followUp instanceof FollowUp.Retry retry) {
             LOG.atWarn()
                     .addKeyValue("hook", config.hookName())
@@ -338,8 +341,7 @@ public final class HookRunnerVerticle extends VerticleBase {
     }
 
     private void heartbeat(OpenGate gate) {
-        long seconds = Duration.between(gate.firstStartedAt, clock.instant()).toSeconds();
-        sendHeartbeat(gate, GateCheck.HEARTBEAT_REASON, "checking for " + seconds + "s");
+        sendHeartbeat(gate, gate.check.heartbeatReason(), gate.check.progress(gate.firstStartedAt, clock.instant()));
     }
 
     private void sendHeartbeat(OpenGate gate, String reason, String message) {

@@ -14,7 +14,12 @@ import org.junit.jupiter.api.Test;
 class GateCheckTest {
 
     private static final RunnerPolicy POLICY = new RunnerPolicy(
-            Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofSeconds(5), Duration.ofSeconds(40));
+            Duration.ofMinutes(2),
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(40),
+            Duration.ZERO,
+            Duration.ofSeconds(30));
 
     private final GateRequest request = Requests.preUpdate("node-1", Duration.ofMinutes(10));
     private final Instant deadline = request.deadline();

@@ -220,6 +220,49 @@ class JavaHookRunnerIT extends WithKafkaFixture {
         await().atMost(WAIT).until(() -> fx.committed(Topics.hookGroup("change-freeze")) == offset + 1);
     }
 
+    @Test
+    void aSoakedPostUpdateCheckPassesOnlyAfterPassingThroughoutAndAFailDuringItHolds() throws Exception {
+        // Given a self-check soaked for 2 s, run every 300 ms: worker-1 stays healthy, worker-2 breaks on its 4th run
+        AtomicInteger worker2Runs = new AtomicInteger();
+        TestHook hook = new TestHook(GateSelector.stages(Stage.POST_UPDATE), (r, c) -> {
+            boolean broken = r.node().name().equals("worker-2") && worker2Runs.incrementAndGet() >= 4;
+            return CompletableFuture.completedFuture(
+                    broken
+                            ? CheckResult.fail("ProbeFailed", "kubelet does not answer")
+                            : CheckResult.pass("Healthy", "probes answer"));
+        });
+        fx.deploy(
+                hook,
+                HookRunnerConfig.fromEnvironment(
+                        fx.env("java-soak", "MCDHOOKS_SOAK", "2s", "MCDHOOKS_SOAK_INTERVAL", "300ms")));
+        GateRequest healthy = Requests.postUpdate("worker-1", Duration.ofMinutes(5));
+        GateRequest breaking = Requests.postUpdate("worker-2", Duration.ofMinutes(5));
+
+        // When both nodes' post-update gates open
+        long start = System.nanoTime();
+        fx.publish(healthy);
+        fx.publish(breaking);
+
+        // Then worker-1's only final verdict is a PASS that came after the soak, heartbeats saying how far it was
+        Verdict pass = fx.awaitFinalVerdict(healthy, WAIT);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+        assertThat(pass.outcome()).isEqualTo(Outcome.PASS);
+        assertThat(pass.message()).isEqualTo("probes answer (healthy for 2 s)");
+        assertThat(fx.verdictsFor(healthy))
+                .filteredOn(v -> v.outcome() == Outcome.PENDING)
+                .anySatisfy(v -> {
+                    assertThat(v.reason()).isEqualTo(GateCheck.SOAKING_REASON);
+                    assertThat(v.message()).startsWith("soaking: ").endsWith(" of 2 s");
+                });
+
+        // And worker-2's is the FAIL that broke its soak, which holds it
+        Verdict fail = fx.awaitFinalVerdict(breaking, WAIT);
+        assertThat(fail.outcome()).isEqualTo(Outcome.FAIL);
+        assertThat(fail.reason()).isEqualTo("ProbeFailed");
+        assertThat(fail.message()).startsWith("after ").endsWith(" of a 2 s soak: kubelet does not answer");
+        assertThat(fx.finalVerdictsFor(breaking)).hasSize(1);
+    }
+
     /** A hook whose behaviour each test sets. */
     static final class TestHook implements Hook {
         private final GateSelector selector;
