@@ -11,11 +11,8 @@ import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
 import io.mcdhooks.schemas.Verdict;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -33,27 +30,9 @@ public final class GateFixture {
     public static final String SOURCE = "rendered-worker-1111";
     public static final String TARGET = "rendered-worker-2222";
 
-    private Instant now = T0;
+    private final MovingClock clock = new MovingClock(T0);
     private final List<GateDecision> decisions = new ArrayList<>();
-    private final Gatekeeper gatekeeper = new Gatekeeper(
-            CLUSTER,
-            new Clock() {
-                @Override
-                public ZoneOffset getZone() {
-                    return ZoneOffset.UTC;
-                }
-
-                @Override
-                public Clock withZone(ZoneId zone) {
-                    return this;
-                }
-
-                @Override
-                public Instant instant() {
-                    return now;
-                }
-            },
-            decisions::add);
+    private final Gatekeeper gatekeeper = new Gatekeeper(CLUSTER, clock, decisions::add);
 
     /** Registers an enforcing hook of {@code stages} with a 10-minute timeout and {@code policy}. */
     public GateFixture hook(String name, FailurePolicy policy, Stage... stages) {
@@ -87,25 +66,25 @@ public final class GateFixture {
                 SOURCE,
                 TARGET,
                 new GateRequest.TargetFacts("quay.io/os@sha256:01", "default", null, null, null),
-                now,
-                now.plus(Duration.ofMinutes(30)));
+                now(),
+                now().plus(Duration.ofMinutes(30)));
         gatekeeper.onGateRequest(request);
         return request;
     }
 
     public GateFixture answer(GateRequest request, String hook, Outcome outcome, String reason) {
-        gatekeeper.onVerdict(Verdict.answering(request, hook, outcome, reason, null, null, now));
+        gatekeeper.onVerdict(Verdict.answering(request, hook, outcome, reason, null, null, now()));
         return this;
     }
 
     public GateFixture pass(Duration time) {
-        now = now.plus(time);
+        clock.advance(time);
         gatekeeper.tick();
         return this;
     }
 
     public Instant now() {
-        return now;
+        return clock.instant();
     }
 
     public Gatekeeper gatekeeper() {

@@ -9,8 +9,10 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.mcdhooks.bridge.gate.Enforcement;
 import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.gate.RolloutPlan;
+import io.mcdhooks.bridge.gate.UpdateWindows;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookParser;
 import io.mcdhooks.bridge.kube.McoInformers;
@@ -85,6 +87,13 @@ final class PlanCommand implements Callable<Integer> {
                     n -> nodes.getOrDefault(n, Instant.EPOCH),
                     operatorNode(client));
             print(out, plan);
+            UpdateWindows windows = UpdateWindows.of(view.annotations());
+            if (windows.scheduled()) {
+                out.printf(
+                        "new nodes: %s%s%n",
+                        windows.describe(Instant.now()),
+                        Enforcement.pauseHolds(view.name()) ? "" : " (advisory: the master pool is never paused)");
+            }
             return 0;
         } finally {
             if (client != clientForTests) {

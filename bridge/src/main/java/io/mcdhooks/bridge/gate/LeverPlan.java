@@ -6,6 +6,7 @@ import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.Stage;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Function;
@@ -178,6 +179,19 @@ public final class LeverPlan {
             }
         }
         return false;
+    }
+
+    /**
+     * The pause with the pool's update windows ({@link UpdateWindows}) applied: outside them the
+     * pool takes no new node into an update, so a rollout cut by a window's end stops with the
+     * nodes already assigned finishing and resumes when the next one opens. Never the master
+     * pool ({@link Enforcement}): there the windows are advisory.
+     */
+    public static Boolean withinWindows(PoolView pool, Boolean paused, UpdateWindows windows, Instant now) {
+        if (windows.scheduled() && Enforcement.pauseHolds(pool.name()) && !windows.open(now)) {
+            return true;
+        }
+        return paused;
     }
 
     /**

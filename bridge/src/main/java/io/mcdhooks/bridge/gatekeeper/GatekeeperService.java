@@ -121,8 +121,8 @@ public final class GatekeeperService implements ClusterListener {
         this.acked = new AckedGates(gatekeeper);
         this.levers = new LeverActuator(client, kube, context, settings.namespace(), settings.pauseImage());
         this.holdPolicy = new HoldPolicy(client, kube, context);
-        this.reconciler =
-                new LeverReconciler(settings.cluster(), cluster, gatekeeper, acked, levers, context, holdPolicy::mode);
+        this.reconciler = new LeverReconciler(
+                settings.cluster(), cluster, gatekeeper, acked, levers, context, holdPolicy::mode, clock);
         this.events = new GateEvents(client, kube, clock);
         this.holdReporter =
                 new HoldReporter(settings.cluster(), cluster, acked::gate, gatekeeper::hooks, events, metrics, clock);
@@ -223,6 +223,7 @@ public final class GatekeeperService implements ClusterListener {
         timers.add(vertx.setPeriodic(LIMITS_PERIOD.toMillis(), t -> holdReporter.report(holdPolicy.mode())));
         timers.add(vertx.setPeriodic(settings.tick().toMillis(), t -> {
             gatekeeper.tick();
+            reconciler.tick();
             intake.tick();
             events.tick();
             acked.forget(gatekeeper.forgetReleasedBefore(clock.instant().minus(FORGET_AFTER)));

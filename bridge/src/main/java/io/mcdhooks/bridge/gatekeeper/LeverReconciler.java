@@ -7,12 +7,14 @@ import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RegisteredHook;
+import io.mcdhooks.bridge.gate.UpdateWindows;
 import io.mcdhooks.bridge.mco.ChangeClassifier;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.bridge.mco.Views;
 import io.mcdhooks.schemas.GateDecision;
 import io.vertx.core.Context;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the levers where {@link LeverPlan} wants them for the gates as Kafka knows them
@@ -34,6 +38,8 @@ import java.util.function.Supplier;
  */
 final class LeverReconciler {
 
+    private static final Logger LOG = LoggerFactory.getLogger(LeverReconciler.class);
+
     private final String clusterName;
     private final Cluster cluster;
     private final Gatekeeper gatekeeper;
@@ -41,22 +47,15 @@ final class LeverReconciler {
     private final Levers levers;
     private final Context context;
     private final Supplier<PostUpdateHold> mode;
+    private final Clock clock;
+    /** Pools with update windows or freezes: their pause is planned again on every tick. */
+    private final Set<String> scheduledPools = new HashSet<>();
+
     private boolean planning;
     /** Pools whose pause is to be planned once the events queued now are handled. */
     private final Set<String> poolsToPlan = new LinkedHashSet<>();
     /** Per pool, the target and whether it rolls out, as its nodes' levers were last planned for. */
     private final Map<String, String> poolRollouts = new HashMap<>();
-
-    /** A reconciler for a cluster without the admission policy ({@link PostUpdateHold#BATCH_PACING}). */
-    LeverReconciler(
-            String clusterName,
-            Cluster cluster,
-            Gatekeeper gatekeeper,
-            AckedGates gates,
-            Levers levers,
-            Context context) {
-        this(clusterName, cluster, gatekeeper, gates, levers, context, () -> PostUpdateHold.BATCH_PACING);
-    }
 
     LeverReconciler(
             String clusterName,
@@ -65,8 +64,10 @@ final class LeverReconciler {
             AckedGates gates,
             Levers levers,
             Context context,
-            Supplier<PostUpdateHold> mode) {
+            Supplier<PostUpdateHold> mode,
+            Clock clock) {
         this.mode = mode;
+        this.clock = clock;
         this.clusterName = clusterName;
         this.cluster = cluster;
         this.gatekeeper = gatekeeper;
@@ -109,13 +110,22 @@ final class LeverReconciler {
     }
 
     void poolChanged(GenericKubernetesResource pool) {
+        String name = pool.getMetadata().getName();
+        PoolView view = Views.pool(pool);
+        UpdateWindows windows = UpdateWindows.of(view.annotations());
+        if (!windows.scheduled()) {
+            scheduledPools.remove(name);
+        } else if (scheduledPools.add(name) && windows.invalid() != null) {
+            LOG.atWarn()
+                    .addKeyValue("pool", name)
+                    .addKeyValue("error", windows.invalid())
+                    .log("the pool's update windows do not parse: it takes no new node until they are fixed");
+        }
         if (!planning) {
             return;
         }
         // A node's levers read only its pool's target and whether it rolls out; the pool's status
         // counts change with every step of every node, and only the pause depends on them.
-        String name = pool.getMetadata().getName();
-        PoolView view = Views.pool(pool);
         String rollout = view.targetConfig() + (view.rolling() ? " rolling" : " at rest");
         if (!rollout.equals(poolRollouts.put(name, rollout))) {
             for (Node node : cluster.nodes()) {
@@ -127,6 +137,11 @@ final class LeverReconciler {
         } else {
             planPauseSoon(name);
         }
+    }
+
+    /** Time passed: a pool's window may have opened or closed. */
+    void tick() {
+        scheduledPools.forEach(this::planPauseSoon);
     }
 
     /** A gate pod or budget of {@code nodeName} came or went. */
@@ -207,6 +222,7 @@ final class LeverReconciler {
                 levers::gatePodReady,
                 node -> ChangeClassifier.drains(cluster.disruption(node, view.targetConfig())),
                 mode.get());
+        paused = LeverPlan.withinWindows(view, paused, UpdateWindows.of(view.annotations()), clock.instant());
         levers.applyPool(pool, paused, () -> planPauseSoon(poolName));
     }
 

@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.mcdhooks.bridge.gate.UpdateWindows;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.sandbox.mco.MachineConfigs;
+import io.mcdhooks.sandbox.mco.Mco;
 import io.mcdhooks.sandbox.mco.McoSimulator;
 import io.mcdhooks.sandbox.mco.SimulatorConfig;
 import io.mcdhooks.sandbox.mco.Topology;
@@ -89,6 +93,27 @@ class PlanIT {
         assertThat(out)
                 .containsPattern("pre-update\\s+node-precheck\\s+enforced: the pool stays paused until it passes")
                 .containsPattern("post-update\\s+node-check\\s+enforced: taint and cordon");
+    }
+
+    @Test
+    void saysWhenAPoolWithUpdateWindowsTakesNewNodesAndThatTheMasterPoolsAreOnlyAdvisory() {
+        // Given weekday windows on the workers and masters, and a freeze from 2020 on that never ends
+        for (String pool : List.of("worker", "master")) {
+            // a merge patch: the simulated MCO writes the pools' status meanwhile
+            Mco.pools(client)
+                    .withName(pool)
+                    .patch(
+                            PatchContext.of(PatchType.JSON_MERGE),
+                            "{\"metadata\":{\"annotations\":{\"" + UpdateWindows.WINDOWS
+                                    + "\":\"Mon-Fri 22:00+2h UTC\",\"" + UpdateWindows.FREEZE
+                                    + "\":\"2020-01-01T00:00:00Z/\"}}}");
+        }
+
+        // Then the plan says no window opens, and that on masters this holds nothing
+        assertThat(plan("worker"))
+                .contains(
+                        "new nodes: outside its update windows Mon-Fri 22:00+2h UTC, no window opens within 400 days");
+        assertThat(plan("master")).contains("(advisory: the master pool is never paused)");
     }
 
     @Test

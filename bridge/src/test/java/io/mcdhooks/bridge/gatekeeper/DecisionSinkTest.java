@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.mcdhooks.bridge.gate.AckedGates;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.publish.Outbox;
@@ -107,7 +108,8 @@ class DecisionSinkTest {
         onLoop(() -> {
             gatekeeper = new Gatekeeper("test", CLOCK, d -> sink.accept(d));
             AckedGates acked = new AckedGates(gatekeeper);
-            reconciler = new LeverReconciler("test", cluster, gatekeeper, acked, levers, context);
+            reconciler = new LeverReconciler(
+                    "test", cluster, gatekeeper, acked, levers, context, () -> PostUpdateHold.BATCH_PACING, CLOCK);
             sink = new DecisionSink(
                     DecisionSink.through(outbox), acked, reconciler::decided, List.of(reconciler::decided));
             gatekeeper.putHook(new RegisteredHook(

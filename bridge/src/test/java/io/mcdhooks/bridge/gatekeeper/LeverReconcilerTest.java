@@ -1,17 +1,24 @@
 package io.mcdhooks.bridge.gatekeeper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
+import io.mcdhooks.bridge.MovingClock;
 import io.mcdhooks.bridge.gate.AckedGates;
 import io.mcdhooks.bridge.gate.Gatekeeper;
+import io.mcdhooks.bridge.gate.PostUpdateHold;
+import io.mcdhooks.bridge.gate.UpdateWindows;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -87,6 +94,53 @@ class LeverReconcilerTest {
         assertThat(scansAfterQueuedWork(context)).isEqualTo(before + 3);
     }
 
+    @Test
+    void aPoolIsPausedOutsideItsUpdateWindowsAndLetGoWhenTheNextOneOpens() throws Exception {
+        // Given a worker pool that takes new nodes only on Thursday nights, and no hook at all
+        GenericKubernetesResource pool = new GenericKubernetesResourceBuilder()
+                .withApiVersion("machineconfiguration.openshift.io/v1")
+                .withKind("MachineConfigPool")
+                .withNewMetadata()
+                .withName("worker")
+                .addToAnnotations(UpdateWindows.WINDOWS, "Thu 23:00+4h UTC")
+                .endMetadata()
+                .addToAdditionalProperties("spec", Map.of("paused", false))
+                .build();
+        cluster = new ListedCluster(nodes, pool);
+        MovingClock clock = new MovingClock(Instant.parse("2026-12-04T12:00:00Z"));
+        Gatekeeper gatekeeper = new Gatekeeper("test", clock, d -> {});
+        RecordingLevers levers = new RecordingLevers();
+        Context context = vertx.getOrCreateContext();
+        LeverReconciler reconciler = new LeverReconciler(
+                "test",
+                cluster,
+                gatekeeper,
+                new AckedGates(gatekeeper),
+                levers,
+                context,
+                () -> PostUpdateHold.ADMISSION,
+                clock);
+
+        // When the gatekeeper starts on Friday at noon
+        context.runOnContext(v -> {
+            reconciler.poolChanged(pool);
+            reconciler.start();
+        });
+
+        // Then the pool is paused: it takes no new node until the window opens
+        await().atMost(Duration.ofSeconds(10)).until(() -> Optional.of(true).equals(levers.pools.get("worker")));
+
+        // And on Thursday at 23:30 a tick lets it go (the gatekeeper has no other say over it)
+        clock.set(Instant.parse("2026-12-10T23:30:00Z"));
+        context.runOnContext(v -> reconciler.tick());
+        await().atMost(Duration.ofSeconds(10)).until(() -> Optional.empty().equals(levers.pools.get("worker")));
+
+        // And when the window ends the pool is paused again
+        clock.set(Instant.parse("2026-12-11T03:00:00Z"));
+        context.runOnContext(v -> reconciler.tick());
+        await().atMost(Duration.ofSeconds(10)).until(() -> Optional.of(true).equals(levers.pools.get("worker")));
+    }
+
     private static GenericKubernetesResource pool(String target, String current, int updated) {
         return new GenericKubernetesResourceBuilder()
                 .withApiVersion("machineconfiguration.openshift.io/v1")
@@ -126,6 +180,13 @@ class LeverReconcilerTest {
         cluster = new ListedCluster(nodes, pool);
         Gatekeeper gatekeeper = new Gatekeeper("test", Clock.systemUTC(), d -> {});
         return new LeverReconciler(
-                "test", cluster, gatekeeper, new AckedGates(gatekeeper), new RecordingLevers(), context);
+                "test",
+                cluster,
+                gatekeeper,
+                new AckedGates(gatekeeper),
+                new RecordingLevers(),
+                context,
+                () -> PostUpdateHold.BATCH_PACING,
+                Clock.systemUTC());
     }
 }
