@@ -184,18 +184,24 @@ public final class UpdateWindows {
         if (invalid != null) {
             return "closed: " + invalid;
         }
-        String schedule = windows.isEmpty()
-                ? "freeze"
-                : "update windows "
-                        + String.join("; ", windows.stream().map(Window::text).toList());
+        String waiting = nextOpening(at)
+                .map(n -> "waiting for " + local(n))
+                .orElse("no window opens within " + HORIZON_DAYS + " days");
+        if (windows.isEmpty()) {
+            return open(at)
+                    ? "not frozen"
+                            + closesAt(at)
+                                    .map(c -> ", until the freeze from " + local(c))
+                                    .orElse("")
+                    : "frozen, " + waiting;
+        }
+        String schedule = "update windows "
+                + String.join("; ", windows.stream().map(Window::text).toList());
         if (open(at)) {
             return "inside its " + schedule
                     + closesAt(at).map(c -> ", until " + local(c)).orElse("");
         }
-        return "outside its " + schedule + ", "
-                + nextOpening(at)
-                        .map(n -> "waiting for " + local(n))
-                        .orElse("no window opens within " + HORIZON_DAYS + " days");
+        return "outside its " + schedule + ", " + waiting;
     }
 
     private String local(Instant at) {

@@ -81,6 +81,9 @@ class UpdateWindowsTest {
         assertThat(notBefore.open(at("2026-12-24T00:00:00Z"))).isFalse();
         assertThat(notBefore.nextOpening(at("2026-12-24T00:00:00Z"))).contains(at("2027-01-04T00:00:00Z"));
         assertThat(notBefore.open(at("2027-01-04T00:00:00Z"))).isTrue();
+        assertThat(notBefore.describe(at("2026-12-24T00:00:00Z")))
+                .isEqualTo("frozen, waiting for Mon 2027-01-04 00:00 UTC");
+        assertThat(notBefore.describe(at("2027-01-05T00:00:00Z"))).isEqualTo("not frozen");
     }
 
     @Test

@@ -38,9 +38,14 @@ final class Shell implements AutoCloseable {
         reader.start();
     }
 
-    /** Starts {@code script} with {@code bash -c}, stdout and stderr merged, with these extra variables. */
+    /**
+     * Starts {@code script} with {@code bash -c}, stdout and stderr merged, with these extra
+     * variables. SIGINT is reset to its default first: a build started in the background by a
+     * non-interactive shell inherits it ignored, bash cannot undo that, and a JVM that finds it
+     * ignored never installs its handler, so Ctrl-C ({@link #signal}) would be lost.
+     */
     static Shell start(String script, Map<String, String> env) {
-        ProcessBuilder builder = new ProcessBuilder("setsid", "bash", "-c", script)
+        ProcessBuilder builder = new ProcessBuilder("setsid", "env", "--default-signal=INT", "bash", "-c", script)
                 .directory(DocBlocks.REPO.toFile())
                 .redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.PIPE);
