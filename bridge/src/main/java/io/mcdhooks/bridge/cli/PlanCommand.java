@@ -10,9 +10,9 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.mcdhooks.bridge.gate.Enforcement;
+import io.mcdhooks.bridge.gate.PoolSchedules;
 import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.gate.RolloutPlan;
-import io.mcdhooks.bridge.gate.UpdateWindows;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookParser;
 import io.mcdhooks.bridge.kube.McoInformers;
@@ -87,11 +87,11 @@ final class PlanCommand implements Callable<Integer> {
                     n -> nodes.getOrDefault(n, Instant.EPOCH),
                     operatorNode(client));
             print(out, plan);
-            UpdateWindows windows = UpdateWindows.of(view.annotations());
-            if (windows.scheduled()) {
+            PoolSchedules.Status schedule = PoolSchedules.status(view, Instant.now());
+            if (schedule.scheduled()) {
                 out.printf(
                         "new nodes: %s%s%n",
-                        windows.describe(Instant.now()),
+                        schedule.description(),
                         Enforcement.pauseHolds(view.name()) ? "" : " (advisory: the master pool is never paused)");
             }
             return 0;

@@ -6,7 +6,6 @@ import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.Stage;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Function;
@@ -182,13 +181,16 @@ public final class LeverPlan {
     }
 
     /**
-     * The pause with the pool's update windows ({@link UpdateWindows}) applied: outside them the
-     * pool takes no new node into an update, so a rollout cut by a window's end stops with the
-     * nodes already assigned finishing and resumes when the next one opens. Never the master
-     * pool ({@link Enforcement}): there the windows are advisory.
+     * The pause with the pool's schedule applied ({@link PoolSchedules}): while it takes no new
+     * node (outside its update windows, frozen, or pausing between nodes) the pool is paused, so a
+     * rollout cut by a window's end stops with the nodes already assigned finishing and resumes
+     * when the next one opens. Never the master pool ({@link Enforcement}): there the schedule is
+     * advisory.
+     *
+     * @param takesNewNodes whether the pool's schedule lets it take a new node now
      */
-    public static Boolean withinWindows(PoolView pool, Boolean paused, UpdateWindows windows, Instant now) {
-        if (windows.scheduled() && Enforcement.pauseHolds(pool.name()) && !windows.open(now)) {
+    public static Boolean withinSchedule(PoolView pool, Boolean paused, boolean takesNewNodes) {
+        if (!takesNewNodes && Enforcement.pauseHolds(pool.name())) {
             return true;
         }
         return paused;

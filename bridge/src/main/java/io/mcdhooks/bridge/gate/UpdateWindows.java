@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  *       to {@code Sun}, ranges ({@code Mon-Fri}) and lists, or {@code daily}; the start is the
  *       zone's wall-clock time on such a day, LENGTH elapsed time ({@code 90m}, {@code 4h},
  *       {@code 1h30m}, at most 7 days), so a window may cross midnight. A start that daylight
- *       saving skips begins at the first instant after the gap; one it repeats, at the first.
+ *       saving skips moves on by the gap (02:30 on the night Berlin skips 02:00–03:00 is 03:30
+ *       CEST); one it repeats is the first of the two.
  *   <li>{@value #FREEZE}: intervals separated by {@code ,}, each {@code FROM/UNTIL} in RFC 3339,
  *       either end left empty for "since ever" or "for ever": no window opens inside one.
  * </ul>
@@ -204,7 +205,8 @@ public final class UpdateWindows {
         return "outside its " + schedule + ", " + waiting;
     }
 
-    private String local(Instant at) {
+    /** {@code at} for people, in the zone of the first window (UTC without one). */
+    String local(Instant at) {
         ZoneId zone = windows.isEmpty() ? ZoneId.of("UTC") : windows.get(0).zone();
         ZonedDateTime time = at.atZone(zone);
         return time.getDayOfWeek().getDisplayName(TextStyle.SHORT, Locale.ROOT) + " "

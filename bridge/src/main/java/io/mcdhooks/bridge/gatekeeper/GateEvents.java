@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.gate.GatePodHealth;
 import io.mcdhooks.bridge.gate.HoldLimits;
+import io.mcdhooks.bridge.gate.PoolSchedules;
 import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RefusalEvents;
 import io.mcdhooks.bridge.gate.WhyHeld;
@@ -132,6 +133,31 @@ public final class GateEvents {
                 "post-update gates are " + mode.description(),
                 clock.instant(),
                 pool);
+    }
+
+    /**
+     * A pool's schedule opened, closed or cannot be read: a Normal Event for the first two (what
+     * a rollout waits for is not a fault), a Warning for the last.
+     */
+    void schedule(PoolSchedules.Change change) {
+        String reason = switch (change.state()) {
+            case OPEN, PAUSING -> "UpdateWindowOpened";
+            case CLOSED -> "UpdateWindowClosed";
+            case INVALID -> "UpdateScheduleInvalid";
+        };
+        String consequence = switch (change.state()) {
+            case OPEN, PAUSING -> ": the pool takes new nodes into an update";
+            case CLOSED -> ": nodes already updating finish, no new node starts";
+            case INVALID -> ": the pool takes no new node until the annotation is fixed";
+        };
+        write(
+                null,
+                change.pool(),
+                reason,
+                change.state() == PoolSchedules.State.INVALID ? "Warning" : "Normal",
+                change.description() + consequence,
+                clock.instant(),
+                change.pool());
     }
 
     /** A held node nears the MCD's limit on what the hold stops (10 min uncordon, 1 h drain). */

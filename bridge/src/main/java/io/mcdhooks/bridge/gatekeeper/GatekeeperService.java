@@ -7,6 +7,7 @@ import io.mcdhooks.bridge.ClusterListener;
 import io.mcdhooks.bridge.GatePolicy;
 import io.mcdhooks.bridge.gate.AckedGates;
 import io.mcdhooks.bridge.gate.Gatekeeper;
+import io.mcdhooks.bridge.gate.PoolSchedules;
 import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.gate.VerdictRecord;
@@ -83,6 +84,7 @@ public final class GatekeeperService implements ClusterListener {
     private final VerdictScreen screen;
     private final Levers levers;
     private final LeverReconciler reconciler;
+    private final ScheduleReporter scheduleReporter;
     private final DecisionSink decisions;
     private final GateEvents events;
     private final HookStatusWriter statuses;
@@ -121,9 +123,11 @@ public final class GatekeeperService implements ClusterListener {
         this.acked = new AckedGates(gatekeeper);
         this.levers = new LeverActuator(client, kube, context, settings.namespace(), settings.pauseImage());
         this.holdPolicy = new HoldPolicy(client, kube, context);
+        PoolSchedules schedules = new PoolSchedules();
         this.reconciler = new LeverReconciler(
-                settings.cluster(), cluster, gatekeeper, acked, levers, context, holdPolicy::mode, clock);
+                settings.cluster(), cluster, gatekeeper, acked, levers, context, holdPolicy::mode, schedules, clock);
         this.events = new GateEvents(client, kube, clock);
+        this.scheduleReporter = new ScheduleReporter(cluster, schedules, events, metrics, clock);
         this.holdReporter =
                 new HoldReporter(settings.cluster(), cluster, acked::gate, gatekeeper::hooks, events, metrics, clock);
         this.decisions = new DecisionSink(
@@ -155,6 +159,11 @@ public final class GatekeeperService implements ClusterListener {
     /** Which gates the bridge requests, and how long their requests stand: what the hooks registered now ask. */
     public GatePolicy policy() {
         return GatePolicy.of(gatekeeper);
+    }
+
+    /** Whether each pool takes new nodes by its update windows and pause, now. */
+    public Map<String, PoolSchedules.Status> schedules() {
+        return scheduleReporter.statuses();
     }
 
     /** How post-update gates hold on this cluster now. */
@@ -223,6 +232,7 @@ public final class GatekeeperService implements ClusterListener {
         timers.add(vertx.setPeriodic(LIMITS_PERIOD.toMillis(), t -> holdReporter.report(holdPolicy.mode())));
         timers.add(vertx.setPeriodic(settings.tick().toMillis(), t -> {
             gatekeeper.tick();
+            scheduleReporter.tick();
             reconciler.tick();
             intake.tick();
             events.tick();
@@ -285,11 +295,13 @@ public final class GatekeeperService implements ClusterListener {
     public void onNode(Node node) {
         events.legacyOverride(
                 node.getMetadata().getName(), null, node.getMetadata().getAnnotations());
+        scheduleReporter.nodeChanged(node);
         reconciler.nodeChanged(node);
     }
 
     @Override
     public void onNodeDeleted(Node node) {
+        scheduleReporter.nodeDeleted(node);
         reconciler.nodeDeleted(node);
     }
 
@@ -297,6 +309,7 @@ public final class GatekeeperService implements ClusterListener {
     public void onPool(GenericKubernetesResource pool) {
         events.legacyOverride(
                 null, pool.getMetadata().getName(), pool.getMetadata().getAnnotations());
+        scheduleReporter.poolChanged(pool);
         reconciler.poolChanged(pool);
     }
 

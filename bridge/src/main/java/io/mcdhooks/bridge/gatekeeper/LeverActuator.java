@@ -30,6 +30,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
 /**
  * Pulls the levers through the Kubernetes API, and only those {@link LeverPlan} asks for: it
@@ -38,13 +39,17 @@ import org.slf4j.LoggerFactory;
  * is {@link LeverWrites}'. It watches the gate pods and budgets it made, to know which exist.
  *
  * <p>Writes are blocking fabric8 calls on the gatekeeper's worker pool, one at a time per object;
- * a write that loses a race (409) or fails is simply planned again on the next reconcile, since
- * every write is derived from state. Runs on the gatekeeper's event loop.
+ * a write that loses a race (409) or fails is planned again from the latest state after a
+ * back-off (200 ms, doubling to 10 s), since every write is derived from state. Runs on the
+ * gatekeeper's event loop.
  */
 final class LeverActuator implements Levers {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeverActuator.class);
     private static final long RESYNC_MILLIS = Duration.ofMinutes(5).toMillis();
+    private static final long RETRY_FIRST_MILLIS = 200;
+    private static final long RETRY_LONGEST_MILLIS = Duration.ofSeconds(10).toMillis();
+    private static final int WARN_AFTER_FAILURES = 5;
 
     private final KubernetesClient client;
     private final String namespace;
@@ -54,6 +59,8 @@ final class LeverActuator implements Levers {
     private final Set<String> inFlight = new HashSet<>();
     /** Objects whose write was skipped while another was in flight, with how to plan them again. */
     private final Map<String, Runnable> skipped = new HashMap<>();
+    /** Objects whose last writes failed, with how many in a row: the back-off before the next. */
+    private final Map<String, Integer> failures = new HashMap<>();
 
     private final Set<String> gatePods = new HashSet<>();
     /** Gate pods that exist but do not hold (not Running and Ready), by node, with why. */
@@ -255,15 +262,27 @@ final class LeverActuator implements Levers {
         }
         worker.executeBlocking(write, false).onComplete(r -> {
             inFlight.remove(key);
-            if (r.failed()) {
+            Runnable again = skipped.remove(key);
+            if (r.succeeded()) {
+                failures.remove(key);
+            } else {
+                // Planned again after a back-off, not on the next event: a write refused by a
+                // server error, or by a conflict with nothing to change, brings no event, and a
+                // lever left where it was holds a node or a pool until something else happens.
+                int failed = failures.merge(key, 1, Integer::sum);
+                long delay = Math.min(RETRY_LONGEST_MILLIS, RETRY_FIRST_MILLIS << Math.min(failed - 1, 6));
                 Throwable e = r.cause();
                 boolean conflict = e instanceof KubernetesClientException k && k.getCode() == 409;
-                LOG.atDebug()
+                // A write refused again and again (an admission policy, RBAC) is worth a look.
+                LOG.atLevel(failed == WARN_AFTER_FAILURES ? Level.WARN : Level.DEBUG)
                         .addKeyValue("object", key)
+                        .addKeyValue("failures", failed)
                         .setCause(e)
-                        .log("write {}; planning again", conflict ? "lost a race" : "failed");
+                        .log("write {}; planning again in {} ms", conflict ? "lost a race" : "failed", delay);
+                Runnable retry = again != null ? again : planAgain;
+                context.owner().setTimer(delay, t -> retry.run());
+                return;
             }
-            Runnable again = skipped.remove(key);
             if (again != null) {
                 again.run();
             }

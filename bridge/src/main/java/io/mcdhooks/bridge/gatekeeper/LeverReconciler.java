@@ -5,9 +5,9 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.gate.AckedGates;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.gate.PoolSchedules;
 import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RegisteredHook;
-import io.mcdhooks.bridge.gate.UpdateWindows;
 import io.mcdhooks.bridge.mco.ChangeClassifier;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
@@ -48,8 +48,8 @@ final class LeverReconciler {
     private final Context context;
     private final Supplier<PostUpdateHold> mode;
     private final Clock clock;
-    /** Pools with update windows or freezes: their pause is planned again on every tick. */
-    private final Set<String> scheduledPools = new HashSet<>();
+    /** Whether a pool takes new nodes by its windows and pause; kept up to date by {@link ScheduleReporter}. */
+    private final PoolSchedules schedules;
 
     private boolean planning;
     /** Pools whose pause is to be planned once the events queued now are handled. */
@@ -65,8 +65,10 @@ final class LeverReconciler {
             Levers levers,
             Context context,
             Supplier<PostUpdateHold> mode,
+            PoolSchedules schedules,
             Clock clock) {
         this.mode = mode;
+        this.schedules = schedules;
         this.clock = clock;
         this.clusterName = clusterName;
         this.cluster = cluster;
@@ -112,15 +114,6 @@ final class LeverReconciler {
     void poolChanged(GenericKubernetesResource pool) {
         String name = pool.getMetadata().getName();
         PoolView view = Views.pool(pool);
-        UpdateWindows windows = UpdateWindows.of(view.annotations());
-        if (!windows.scheduled()) {
-            scheduledPools.remove(name);
-        } else if (scheduledPools.add(name) && windows.invalid() != null) {
-            LOG.atWarn()
-                    .addKeyValue("pool", name)
-                    .addKeyValue("error", windows.invalid())
-                    .log("the pool's update windows do not parse: it takes no new node until they are fixed");
-        }
         if (!planning) {
             return;
         }
@@ -139,9 +132,9 @@ final class LeverReconciler {
         }
     }
 
-    /** Time passed: a pool's window may have opened or closed. */
+    /** Time passed: a pool's window may have opened or closed, a pause between nodes ended. */
     void tick() {
-        scheduledPools.forEach(this::planPauseSoon);
+        schedules.scheduled().forEach(this::planPauseSoon);
     }
 
     /** A gate pod or budget of {@code nodeName} came or went. */
@@ -222,7 +215,7 @@ final class LeverReconciler {
                 levers::gatePodReady,
                 node -> ChangeClassifier.drains(cluster.disruption(node, view.targetConfig())),
                 mode.get());
-        paused = LeverPlan.withinWindows(view, paused, UpdateWindows.of(view.annotations()), clock.instant());
+        paused = LeverPlan.withinSchedule(view, paused, schedules.open(poolName, clock.instant()));
         levers.applyPool(pool, paused, () -> planPauseSoon(poolName));
     }
 

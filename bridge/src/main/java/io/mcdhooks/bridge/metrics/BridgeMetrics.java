@@ -1,6 +1,7 @@
 package io.mcdhooks.bridge.metrics;
 
 import io.mcdhooks.bridge.gate.Gate;
+import io.mcdhooks.bridge.gate.PoolSchedules;
 import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.VerdictFate;
 import io.mcdhooks.bridge.lag.LagStatus;
@@ -40,6 +41,7 @@ public final class BridgeMetrics {
     private final Map<String, AtomicLong> hookWaiting = new ConcurrentHashMap<>();
     private final Map<Tags, AtomicLong> nodes = new ConcurrentHashMap<>();
     private final Map<Tags, AtomicLong> holdMode = new ConcurrentHashMap<>();
+    private final Map<Tags, AtomicLong> schedule = new ConcurrentHashMap<>();
     private final Map<Tags, AtomicLong> limitLeft = new ConcurrentHashMap<>();
     private final AtomicLong leader = new AtomicLong();
     private final AtomicLong gatePodsNotRunning = new AtomicLong();
@@ -206,6 +208,21 @@ public final class BridgeMetrics {
             }
         }
         set(holdMode, values, "mcdhooks.post.update.hold.mode", "How post-update gates hold nodes here", null, 1);
+    }
+
+    /**
+     * Whether each pool takes new nodes by its schedule ({@code mcdhooks_pool_schedule}): 1 for
+     * its state now ({@code open}, {@code pausing} between nodes, {@code closed} outside its
+     * windows, {@code invalid}), 0 for the others.
+     */
+    public void schedules(Map<String, PoolSchedules.Status> statuses) {
+        Map<Tags, Long> values = new HashMap<>();
+        statuses.forEach((pool, status) -> {
+            for (PoolSchedules.State s : PoolSchedules.State.values()) {
+                values.put(Tags.of("pool", pool, "state", s.label()), s == status.state() ? 1L : 0L);
+            }
+        });
+        set(schedule, values, "mcdhooks.pool.schedule", "Whether the pool takes new nodes by its schedule", null, 1);
     }
 
     /**

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.BridgeConfig;
 import io.mcdhooks.bridge.gate.Gate;
 import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.gate.PoolSchedules;
 import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.gate.WhyHeld;
@@ -88,13 +89,26 @@ public final class StatusPage {
                 service == null ? List.of() : service.gatekeeper().hooks();
         Map<String, LagStatus> lags = service == null ? Map.of() : service.lag();
         Map<String, String> gatePods = service == null ? Map.of() : service.gatePodsNotHolding();
-        JsonObject snapshot = build(cluster, nodes.get(), pools.get(), gates, hooks, lags, gatePods, clock.instant());
+        Map<String, PoolSchedules.Status> schedules = service == null ? Map.of() : service.schedules();
+        JsonObject snapshot =
+                build(cluster, nodes.get(), pools.get(), gates, hooks, lags, gatePods, schedules, clock.instant());
         if (service != null) {
             PostUpdateHold hold = service.postUpdateHold();
             snapshot.put(
                     "postUpdateHold", new JsonObject().put("mode", hold.label()).put("enforced", hold.description()));
         }
         return snapshot;
+    }
+
+    /** A pool's schedule, or null when it has none (always open). */
+    private static JsonObject scheduleJson(PoolSchedules.Status status) {
+        if (status == null || !status.scheduled()) {
+            return null;
+        }
+        return new JsonObject()
+                .put("state", status.state().label())
+                .put("takesNewNodes", status.state() == PoolSchedules.State.OPEN)
+                .put("description", status.description());
     }
 
     /** The snapshot from its parts, every gate pod holding. Pure. */
@@ -106,13 +120,14 @@ public final class StatusPage {
             Collection<RegisteredHook> hookList,
             Map<String, LagStatus> lags,
             Instant now) {
-        return build(cluster, nodeList, poolList, gateList, hookList, lags, Map.of(), now);
+        return build(cluster, nodeList, poolList, gateList, hookList, lags, Map.of(), Map.of(), now);
     }
 
     /**
      * The snapshot from its parts. Pure.
      *
      * @param gatePods gate pods that do not hold their node's drain yet, by node, with why
+     * @param schedules each pool's update windows and pause, as the gatekeeper applies them
      */
     static JsonObject build(
             String cluster,
@@ -122,6 +137,7 @@ public final class StatusPage {
             Collection<RegisteredHook> hookList,
             Map<String, LagStatus> lags,
             Map<String, String> gatePods,
+            Map<String, PoolSchedules.Status> schedules,
             Instant now) {
         List<GateDecision> decisions = gateList.stream()
                 .map(Gate::last)
@@ -149,7 +165,8 @@ public final class StatusPage {
                     .put("updatedMachineCount", number(pool.get("status", "updatedMachineCount")))
                     .put("unavailableMachineCount", number(pool.get("status", "unavailableMachineCount")))
                     .put("degradedMachineCount", number(pool.get("status", "degradedMachineCount")))
-                    .put("gate", poolGate == null ? null : gateJson(poolGate, lags, now)));
+                    .put("gate", poolGate == null ? null : gateJson(poolGate, lags, now))
+                    .put("schedule", scheduleJson(schedules.get(name))));
         }
         JsonArray nodesJson = new JsonArray();
         List<Node> sortedNodes = nodeList.stream()

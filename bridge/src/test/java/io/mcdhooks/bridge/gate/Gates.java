@@ -1,5 +1,8 @@
 package io.mcdhooks.bridge.gate;
 
+import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.bridge.mco.NodeView;
+import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.schemas.GateDecision.FailurePolicy;
 import io.mcdhooks.schemas.GateDecision.Mode;
 import io.mcdhooks.schemas.GateId;
@@ -12,7 +15,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 
-/** Requests, hooks and verdicts for gate tests. */
+/** Requests, hooks, verdicts, pools and nodes for gate tests. */
 final class Gates {
 
     static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
@@ -68,5 +71,39 @@ final class Gates {
 
     static Verdict verdict(GateRequest request, String hook, Outcome outcome, Instant at) {
         return Verdict.answering(request, hook, outcome, outcome == Outcome.PASS ? "Fine" : "NotYet", null, null, at);
+    }
+
+    /** A worker pool moving from {@code current} to {@code target}, with {@code annotations}. */
+    static PoolView pool(String name, String target, String current, Map<String, String> annotations) {
+        return new PoolView(
+                name,
+                "uid-" + name,
+                "1",
+                1,
+                target,
+                current,
+                false,
+                "1",
+                3,
+                0,
+                0,
+                Map.of(),
+                Map.of(),
+                null,
+                annotations);
+    }
+
+    /** A worker node on {@code current}, asked for {@code desired}, in MCD state {@code state}. */
+    static NodeView node(String name, String current, String desired, String state) {
+        return new NodeView(
+                name,
+                name,
+                "1",
+                Map.of("node-role.kubernetes.io/worker", ""),
+                Map.of(McoApi.CURRENT_CONFIG, current, McoApi.DESIRED_CONFIG, desired, McoApi.STATE, state),
+                false,
+                true,
+                false,
+                null);
     }
 }

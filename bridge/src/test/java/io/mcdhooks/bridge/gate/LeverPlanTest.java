@@ -1,5 +1,6 @@
 package io.mcdhooks.bridge.gate;
 
+import static io.mcdhooks.bridge.gate.Gates.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mcdhooks.bridge.mco.McoApi;
@@ -204,19 +205,6 @@ class LeverPlanTest {
 
     private static Gate gate(boolean released) {
         return new Gate(Gates.request(Stage.POST_UPDATE, 1), Gates.T0, Map.of(), null, released, null);
-    }
-
-    private static NodeView node(String name, String current, String desired, String state) {
-        return new NodeView(
-                name,
-                name,
-                "1",
-                Map.of("node-role.kubernetes.io/worker", ""),
-                Map.of(McoApi.CURRENT_CONFIG, current, McoApi.DESIRED_CONFIG, desired, McoApi.STATE, state),
-                false,
-                true,
-                false,
-                null);
     }
 
     private static NodeView tainted(NodeView n) {

@@ -2,7 +2,6 @@ package io.mcdhooks.bridge.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mcdhooks.bridge.mco.PoolView;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -48,8 +47,9 @@ class UpdateWindowsTest {
     }
 
     @Test
-    void aStartThatDaylightSavingSkipsBeginsRightAfterTheGap() {
-        // 2027-03-28 in Berlin goes from 02:00 CET straight to 03:00 CEST: there is no 02:30
+    void aStartThatDaylightSavingSkipsMovesOnByTheGap() {
+        // 2027-03-28 in Berlin goes from 02:00 CET straight to 03:00 CEST: there is no 02:30, and the
+        // window opens an hour later on the wall clock, 03:30 CEST, as java.time resolves it
         UpdateWindows skipped = windows("Sun 02:30+1h Europe/Berlin");
 
         assertThat(skipped.nextOpening(at("2027-03-27T12:00:00Z"))).contains(at("2027-03-28T01:30:00Z"));
@@ -102,45 +102,8 @@ class UpdateWindowsTest {
                 .contains("ends before it begins");
     }
 
-    @Test
-    void outsideItsWindowsAPoolIsPausedButNeverTheMasterPool() {
-        UpdateWindows thursdayNight = windows("Thu 23:00+4h UTC");
-        Instant friday = at("2026-12-04T12:00:00Z");
-        Instant thursdayNightInside = at("2026-12-04T00:00:00Z");
-
-        assertThat(LeverPlan.withinWindows(pool("worker"), false, thursdayNight, friday))
-                .isTrue();
-        assertThat(LeverPlan.withinWindows(pool("worker"), null, thursdayNight, friday))
-                .isTrue();
-        assertThat(LeverPlan.withinWindows(pool("worker"), false, thursdayNight, thursdayNightInside))
-                .isFalse();
-        assertThat(LeverPlan.withinWindows(pool("worker"), null, thursdayNight, thursdayNightInside))
-                .isNull();
-        assertThat(LeverPlan.withinWindows(pool("master"), null, thursdayNight, friday))
-                .isNull();
-    }
-
     private static UpdateWindows windows(String text) {
         return UpdateWindows.of(Map.of(UpdateWindows.WINDOWS, text));
-    }
-
-    private static PoolView pool(String name) {
-        return new PoolView(
-                name,
-                "uid",
-                "1",
-                1,
-                "rendered-new",
-                "rendered-old",
-                false,
-                "1",
-                3,
-                0,
-                0,
-                Map.of(),
-                Map.of(),
-                null,
-                Map.of());
     }
 
     private static Instant at(String text) {

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.mcdhooks.bridge.gate.AckedGates;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.gate.PoolSchedules;
 import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.mco.McoApi;
@@ -109,7 +110,15 @@ class DecisionSinkTest {
             gatekeeper = new Gatekeeper("test", CLOCK, d -> sink.accept(d));
             AckedGates acked = new AckedGates(gatekeeper);
             reconciler = new LeverReconciler(
-                    "test", cluster, gatekeeper, acked, levers, context, () -> PostUpdateHold.BATCH_PACING, CLOCK);
+                    "test",
+                    cluster,
+                    gatekeeper,
+                    acked,
+                    levers,
+                    context,
+                    () -> PostUpdateHold.BATCH_PACING,
+                    new PoolSchedules(),
+                    CLOCK);
             sink = new DecisionSink(
                     DecisionSink.through(outbox), acked, reconciler::decided, List.of(reconciler::decided));
             gatekeeper.putHook(new RegisteredHook(

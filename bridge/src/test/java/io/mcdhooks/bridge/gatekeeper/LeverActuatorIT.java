@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.mockwebserver.http.MockResponse;
 import io.mcdhooks.bridge.TestEnvironment;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
@@ -79,6 +80,38 @@ class LeverActuatorIT {
         // Then the write lands and nothing is planned again
         await().atMost(Duration.ofSeconds(30)).until(this::tainted);
         await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> planAgain.get() == 0);
+    }
+
+    @Test
+    void aWriteTheServerRefusesIsPlannedAgainWithoutAnyEvent() {
+        // Given an API server that refuses the first write of the node with a conflict that no
+        // change of the node explains (fabric8 retries server errors itself, not conflicts)
+        AtomicInteger refused = new AtomicInteger();
+        cluster.interceptRequests((request, proceed) -> {
+            if (!request.getMethod().equals("GET")
+                    && request.getPath().startsWith("/api/v1/nodes/worker-0")
+                    && refused.getAndIncrement() == 0) {
+                return new MockResponse()
+                        .setResponseCode(409)
+                        .setHeader("Content-Type", "application/json")
+                        .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+                                + "\"status\":\"Failure\",\"reason\":\"Conflict\",\"code\":409}");
+            }
+            return proceed.get();
+        });
+
+        // When the node's levers are applied once, planning again from the latest node when asked
+        Runnable[] plan = new Runnable[1];
+        plan[0] = () -> {
+            planAgain.incrementAndGet();
+            levers.applyNode(client.nodes().withName("worker-0").get(), TAINT, plan[0]);
+        };
+        context.runOnContext(v -> levers.applyNode(node, TAINT, plan[0]));
+
+        // Then, with nothing else changing, the refused write is planned again and lands
+        await().atMost(Duration.ofSeconds(30)).until(this::tainted);
+        assertThat(refused.get()).isGreaterThanOrEqualTo(2);
+        assertThat(planAgain.get()).isEqualTo(1);
     }
 
     private boolean tainted() {

@@ -9,8 +9,10 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.MovingClock;
 import io.mcdhooks.bridge.gate.AckedGates;
 import io.mcdhooks.bridge.gate.Gatekeeper;
+import io.mcdhooks.bridge.gate.PoolSchedules;
 import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.UpdateWindows;
+import io.mcdhooks.bridge.mco.Views;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.time.Clock;
@@ -111,6 +113,7 @@ class LeverReconcilerTest {
         Gatekeeper gatekeeper = new Gatekeeper("test", clock, d -> {});
         RecordingLevers levers = new RecordingLevers();
         Context context = vertx.getOrCreateContext();
+        PoolSchedules schedules = new PoolSchedules();
         LeverReconciler reconciler = new LeverReconciler(
                 "test",
                 cluster,
@@ -119,10 +122,12 @@ class LeverReconcilerTest {
                 levers,
                 context,
                 () -> PostUpdateHold.ADMISSION,
+                schedules,
                 clock);
 
         // When the gatekeeper starts on Friday at noon
         context.runOnContext(v -> {
+            schedules.pool(Views.pool(pool), clock.instant());
             reconciler.poolChanged(pool);
             reconciler.start();
         });
@@ -132,12 +137,18 @@ class LeverReconcilerTest {
 
         // And on Thursday at 23:30 a tick lets it go (the gatekeeper has no other say over it)
         clock.set(Instant.parse("2026-12-10T23:30:00Z"));
-        context.runOnContext(v -> reconciler.tick());
+        context.runOnContext(v -> {
+            schedules.tick(clock.instant());
+            reconciler.tick();
+        });
         await().atMost(Duration.ofSeconds(10)).until(() -> Optional.empty().equals(levers.pools.get("worker")));
 
         // And when the window ends the pool is paused again
         clock.set(Instant.parse("2026-12-11T03:00:00Z"));
-        context.runOnContext(v -> reconciler.tick());
+        context.runOnContext(v -> {
+            schedules.tick(clock.instant());
+            reconciler.tick();
+        });
         await().atMost(Duration.ofSeconds(10)).until(() -> Optional.of(true).equals(levers.pools.get("worker")));
     }
 
@@ -187,6 +198,7 @@ class LeverReconcilerTest {
                 new RecordingLevers(),
                 context,
                 () -> PostUpdateHold.BATCH_PACING,
+                new PoolSchedules(),
                 Clock.systemUTC());
     }
 }
