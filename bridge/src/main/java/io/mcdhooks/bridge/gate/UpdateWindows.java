@@ -47,6 +47,10 @@ public final class UpdateWindows {
 
     private static final Pattern WINDOW =
             Pattern.compile("\\s*(\\S+)\\s+(\\d{1,2}):(\\d{2})\\+((?:\\d+[dhm])+)\\s+(\\S+)\\s*");
+    private static final DateTimeFormatter MINUTES = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z", Locale.ROOT);
+    /** For a freeze's end or a pause, which need not fall on a minute. */
+    private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss z", Locale.ROOT);
+
     private static final Pattern LENGTH_PART = Pattern.compile("(\\d+)([dhm])");
     private static final Duration LONGEST = Duration.ofDays(7);
     /** How far ahead a next opening is looked for: a freeze longer than this reads as "not known". */
@@ -210,7 +214,7 @@ public final class UpdateWindows {
         ZoneId zone = windows.isEmpty() ? ZoneId.of("UTC") : windows.get(0).zone();
         ZonedDateTime time = at.atZone(zone);
         return time.getDayOfWeek().getDisplayName(TextStyle.SHORT, Locale.ROOT) + " "
-                + time.format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm z", Locale.ROOT));
+                + time.format(time.getSecond() == 0 ? MINUTES : SECONDS);
     }
 
     /** The end of the window {@code at} is in, if any. */

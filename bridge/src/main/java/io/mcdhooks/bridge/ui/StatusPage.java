@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.BridgeConfig;
 import io.mcdhooks.bridge.gate.Gate;
+import io.mcdhooks.bridge.gate.GateMachine;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.gate.PoolSchedules;
 import io.mcdhooks.bridge.gate.PostUpdateHold;
@@ -100,6 +101,20 @@ public final class StatusPage {
         return snapshot;
     }
 
+    /**
+     * What a gate shows: its last decision, with the hooks' latest verdicts while that decision
+     * stands. A decision is published when it changes, not on every heartbeat; the page shows
+     * the heartbeats too ("PENDING Soaking: soaking: 3 min of 10 min").
+     */
+    private static GateDecision shown(Gate gate, Instant now) {
+        GateDecision last = gate.last();
+        if (last == null || gate.released()) {
+            return last;
+        }
+        GateDecision live = GateMachine.evaluate(gate, now);
+        return live.decision() == last.decision() && live.released() == last.released() ? live : last;
+    }
+
     /** A pool's schedule, or null when it has none (always open). */
     private static JsonObject scheduleJson(PoolSchedules.Status status) {
         if (status == null || !status.scheduled()) {
@@ -140,7 +155,7 @@ public final class StatusPage {
             Map<String, PoolSchedules.Status> schedules,
             Instant now) {
         List<GateDecision> decisions = gateList.stream()
-                .map(Gate::last)
+                .map(g -> shown(g, now))
                 .filter(Objects::nonNull)
                 .sorted(Comparator.comparing(GateDecision::openedAt, Comparator.nullsFirst(Comparator.naturalOrder()))
                         .thenComparing(GateDecision::attempt))

@@ -45,6 +45,8 @@ final class LocalHooks implements AutoCloseable {
     static final String CMDB = "cmdb-sync";
     static final String KEY_AUDIT = "key-audit";
     static final int CMDB_TIMEOUT_SECONDS = 3;
+    /** maintenance: how long node-selfcheck must keep passing (under the MCD's 10 min uncordon limit at 100x). */
+    static final String SOAK = "3s";
 
     private final Scenario scenario;
     private final String pool;
@@ -90,7 +92,16 @@ final class LocalHooks implements AutoCloseable {
         deploy(
                 SELFCHECK,
                 new NodeSelfCheckHook(
-                        vertx, SELFCHECK, GateSelector.stages(Stage.POST_UPDATE), selfCheckCommand(), null, null));
+                        vertx, SELFCHECK, GateSelector.stages(Stage.POST_UPDATE), selfCheckCommand(), null, null),
+                scenario == Scenario.MAINTENANCE
+                        ? Map.of(
+                                "MCDHOOKS_SOAK",
+                                SOAK,
+                                "MCDHOOKS_SOAK_INTERVAL",
+                                "1s",
+                                "MCDHOOKS_HEARTBEAT_INTERVAL",
+                                "1s")
+                        : Map.of());
         if (scenario == Scenario.SSH_KEY) {
             deploy(
                     KEY_AUDIT,
@@ -154,6 +165,11 @@ final class LocalHooks implements AutoCloseable {
     }
 
     private void deploy(String name, Hook hook) {
+        deploy(name, hook, Map.of());
+    }
+
+    /** @param settings runner settings of this hook alone, e.g. its soak */
+    private void deploy(String name, Hook hook, Map<String, String> settings) {
         Map<String, String> env = new HashMap<>(kafkaEnv);
         env.put("MCDHOOKS_HOOK_NAME", name);
         env.put("MCDHOOKS_CHECK_TIMEOUT", "30s");
@@ -161,6 +177,7 @@ final class LocalHooks implements AutoCloseable {
         env.put("MCDHOOKS_RETRY_BACKOFF", "1s");
         env.put("MCDHOOKS_RETRY_BACKOFF_MAX", "5s");
         env.put("MCDHOOKS_SHUTDOWN_TIMEOUT", "3s");
+        env.putAll(settings);
         HookRunnerConfig config = HookRunnerConfig.fromEnvironment(env);
         String id = await(vertx.deployVerticle(new HookRunnerVerticle(hook, config))
                 .toCompletionStage()

@@ -10,7 +10,11 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.mcdhooks.bridge.BridgeConfig;
 import io.mcdhooks.bridge.BridgeVerticle;
 import io.mcdhooks.bridge.gate.Enforcement;
+import io.mcdhooks.bridge.gate.PoolSchedules;
+import io.mcdhooks.bridge.gate.UpdateWindows;
 import io.mcdhooks.bridge.hooks.UpdateHook;
+import io.mcdhooks.bridge.kube.McoInformers;
+import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.sandbox.kafka.ForkedKafkaBroker;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.mco.Identity;
@@ -21,6 +25,7 @@ import io.mcdhooks.sandbox.mco.McoSimulator;
 import io.mcdhooks.sandbox.mco.SimulatorConfig;
 import io.mcdhooks.sandbox.mco.Topology;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
+import io.mcdhooks.schemas.settings.Grammar;
 import io.mcdhooks.schemas.settings.Settings;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -33,6 +38,7 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -64,6 +70,10 @@ public final class LocalSystem implements AutoCloseable {
     static final String CLUSTER = "local";
     static final String NAMESPACE = "mcdhooks";
     static final String MACHINE_CONFIG = "99-worker-realtime";
+    /** maintenance: how long the pool is frozen from the rollout on, and its pause after each node. */
+    static final Duration FREEZE = Duration.ofSeconds(10);
+
+    static final Duration PAUSE = Duration.ofSeconds(5);
     /** The ssh-key scenario's change: a key for user core, which the MCO applies without drain or reboot. */
     static final String SSH_MACHINE_CONFIG = "99-worker-ssh-demo";
 
@@ -257,7 +267,30 @@ public final class LocalSystem implements AutoCloseable {
         }
     }
 
+    /** maintenance: the pool frozen for a few seconds from now, and a pause after each node. */
+    private void schedulePool() {
+        Instant until = Instant.now().plus(FREEZE).truncatedTo(ChronoUnit.SECONDS);
+        Map<String, String> schedule =
+                Map.of(UpdateWindows.FREEZE, "/" + until, PoolSchedules.PAUSE, Grammar.format(PAUSE));
+        client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1"))
+                .withName(config.pool())
+                .edit(p -> {
+                    Map<String, String> annotations = p.getMetadata().getAnnotations() == null
+                            ? new HashMap<>()
+                            : new HashMap<>(p.getMetadata().getAnnotations());
+                    annotations.putAll(schedule);
+                    p.getMetadata().setAnnotations(annotations);
+                    return p;
+                });
+        note("annotated pool " + config.pool() + ": " + UpdateWindows.FREEZE + "=/" + until + " (no update before),"
+                + " " + PoolSchedules.PAUSE + "=" + Grammar.format(PAUSE) + " (after each node); "
+                + LocalHooks.SELFCHECK + " soaks each updated node " + LocalHooks.SOAK);
+    }
+
     private void rollOut() {
+        if (config.scenario() == Scenario.MAINTENANCE) {
+            schedulePool();
+        }
         boolean sshKey = config.scenario() == Scenario.SSH_KEY;
         GenericKubernetesResource mc = sshKey
                 ? MachineConfigs.sshKeys(SSH_MACHINE_CONFIG, config.pool(), List.of(SSH_KEY))

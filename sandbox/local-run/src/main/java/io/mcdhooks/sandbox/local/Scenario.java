@@ -20,7 +20,16 @@ public enum Scenario {
     SSH_KEY(
             "ssh-key",
             "an SSH key change, applied without drain or reboot: key-audit's pre-update gates hold the"
-                    + " paused pool until each passes, node-selfcheck's post-update gates the uncordon");
+                    + " paused pool until each passes, node-selfcheck's post-update gates the uncordon"),
+    /**
+     * A pool schedule and a soak: the pool is frozen for its first seconds, then takes one node at
+     * a time with a pause after each, and node-selfcheck passes a node only once it has stayed
+     * healthy for a while.
+     */
+    MAINTENANCE(
+            "maintenance",
+            "the pool is frozen for 10 s, then updates node by node with a 5 s pause after each;"
+                    + " node-selfcheck passes a node once it has stayed healthy for 3 s");
 
     private final String wire;
     private final String description;

@@ -80,6 +80,14 @@ final class TerminalView {
                     + pool.getValue("unavailableMachineCount") + " unavailable"
                     + (pool.getBoolean("paused") ? ", paused" : "");
             changed(lines, "pool/" + pool.getString("name"), at, line);
+            JsonObject schedule = pool.getJsonObject("schedule");
+            if (schedule != null) {
+                changed(
+                        lines,
+                        "schedule/" + pool.getString("name"),
+                        at,
+                        "pool " + pool.getString("name") + ": " + schedule.getString("description"));
+            }
         }
         for (JsonObject node : objects(status.getJsonArray("nodes"))) {
             String line = "node " + node.getString("name") + ": " + node.getString("phaseLabel") + blockingText(node);
@@ -143,6 +151,10 @@ final class TerminalView {
                             gate == null
                                     ? ""
                                     : "  pool gate " + color(gate.getString("decision")) + decisionDetail(gate)));
+            JsonObject schedule = pool.getJsonObject("schedule");
+            if (schedule != null) {
+                line(s, "         " + schedule.getString("description"));
+            }
         }
         line(s, "");
         line(
