@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -45,18 +44,13 @@ import io.mcdhooks.schemas.sign.StateSeal;
 import io.mcdhooks.schemas.sign.VerdictSignatures;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.SecureRandom;
@@ -125,13 +119,7 @@ class GatekeeperIT {
                 .daemonSetPodsPerNode(1)
                 .build()
                 .apply(client);
-        client.namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NAMESPACE)
-                        .endMetadata()
-                        .build())
-                .create();
+        ClusterReads.namespace(client, NAMESPACE);
         Map<String, String> env = TestEnvironment.bridge(broker, "e2e");
         env.put("MCDHOOKS_NAMESPACE", NAMESPACE);
         env.put("MCDHOOKS_TICK", "200ms");
@@ -900,11 +888,7 @@ class GatekeeperIT {
 
     /** A policy file of deploy/admission/v1, as shipped. */
     private void installAdmissionPolicy(String file) {
-        try (InputStream in = Files.newInputStream(Path.of("..", "deploy", "admission", "v1", file))) {
-            client.load(in).create();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        ClusterReads.installAdmissionPolicy(client, file);
     }
 
     private boolean heldNode(String name) {
@@ -969,9 +953,7 @@ class GatekeeperIT {
     }
 
     private List<Node> workers() {
-        return client.nodes().list().getItems().stream()
-                .filter(n -> n.getMetadata().getLabels().containsKey("node-role.kubernetes.io/worker"))
-                .toList();
+        return ClusterReads.workers(client);
     }
 
     private boolean allWorkersOn(String target) {
@@ -981,23 +963,19 @@ class GatekeeperIT {
     }
 
     private boolean poolPaused() {
-        return Boolean.TRUE.equals(pool().get("spec", "paused"));
+        return ClusterReads.paused(pool());
     }
 
     private String poolTarget() {
-        return (String) pool().get("spec", "configuration", "name");
+        return ClusterReads.target(pool());
     }
 
     private GenericKubernetesResource pool() {
-        return client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1"))
-                .withName("worker")
-                .get();
+        return ClusterReads.pool(client, "worker");
     }
 
     private static String annotation(Node node, String key) {
-        return node.getMetadata().getAnnotations() == null
-                ? null
-                : node.getMetadata().getAnnotations().get(key);
+        return ClusterReads.annotation(node, key);
     }
 
     private static boolean tainted(Node node) {

@@ -4,33 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.gate.PoolSchedules;
 import io.mcdhooks.bridge.gate.UpdateWindows;
-import io.mcdhooks.bridge.kube.McoInformers;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.sandbox.mco.MachineConfigs;
 import io.mcdhooks.sandbox.mco.MaxUnavailable;
+import io.mcdhooks.sandbox.mco.Mco;
 import io.mcdhooks.sandbox.mco.McoSimulator;
 import io.mcdhooks.sandbox.mco.SimulatorConfig;
 import io.mcdhooks.sandbox.mco.Topology;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -86,19 +78,8 @@ class UpdateWindowsIT {
                 .workloadPodsPerNode(1)
                 .build()
                 .apply(client);
-        client.namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NAMESPACE)
-                        .endMetadata()
-                        .build())
-                .create();
-        try (InputStream in =
-                Files.newInputStream(Path.of("..", "deploy", "admission", "v1", "bridge-levers-policy.yaml"))) {
-            client.load(in).create();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        ClusterReads.namespace(client, NAMESPACE);
+        ClusterReads.installAdmissionPolicy(client, "bridge-levers-policy.yaml");
         vertx = Vertx.vertx();
     }
 
@@ -200,16 +181,7 @@ class UpdateWindowsIT {
     }
 
     private void annotatePool(Map<String, String> annotations) {
-        client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1"))
-                .withName("worker")
-                .edit(p -> {
-                    Map<String, String> all = p.getMetadata().getAnnotations() == null
-                            ? new HashMap<>()
-                            : new HashMap<>(p.getMetadata().getAnnotations());
-                    all.putAll(annotations);
-                    p.getMetadata().setAnnotations(all);
-                    return p;
-                });
+        Mco.annotatePool(client, "worker", annotations);
     }
 
     private String rollOutRealtimeKernel() {
@@ -219,46 +191,35 @@ class UpdateWindowsIT {
         return poolTarget();
     }
 
-    private List<Node> workers() {
-        return client.nodes().list().getItems().stream()
-                .filter(n -> n.getMetadata().getLabels().containsKey("node-role.kubernetes.io/worker"))
-                .toList();
-    }
-
     /** Workers the MCO has asked to move to {@code target}. */
     private Set<String> assigned(String target) {
-        return workers().stream()
-                .filter(n -> target.equals(annotation(n, McoApi.DESIRED_CONFIG)))
+        return ClusterReads.workers(client).stream()
+                .filter(n -> target.equals(ClusterReads.annotation(n, McoApi.DESIRED_CONFIG)))
                 .map(n -> n.getMetadata().getName())
                 .collect(Collectors.toSet());
     }
 
     /** Workers on {@code target}, done and schedulable. */
     private Set<String> doneOn(String target) {
-        return workers().stream()
-                .filter(n -> target.equals(annotation(n, McoApi.CURRENT_CONFIG))
-                        && McoApi.STATE_DONE.equals(annotation(n, McoApi.STATE))
+        return ClusterReads.workers(client).stream()
+                .filter(n -> target.equals(ClusterReads.annotation(n, McoApi.CURRENT_CONFIG))
+                        && McoApi.STATE_DONE.equals(ClusterReads.annotation(n, McoApi.STATE))
                         && !Boolean.TRUE.equals(n.getSpec().getUnschedulable()))
                 .map(n -> n.getMetadata().getName())
                 .collect(Collectors.toSet());
     }
 
     private boolean noneCordoned() {
-        return workers().stream().noneMatch(n -> Boolean.TRUE.equals(n.getSpec().getUnschedulable()));
+        return ClusterReads.workers(client).stream()
+                .noneMatch(n -> Boolean.TRUE.equals(n.getSpec().getUnschedulable()));
     }
 
     private boolean poolPaused() {
-        return Boolean.TRUE.equals(pool().get("spec", "paused"));
+        return ClusterReads.paused(ClusterReads.pool(client, "worker"));
     }
 
     private String poolTarget() {
-        return (String) pool().get("spec", "configuration", "name");
-    }
-
-    private GenericKubernetesResource pool() {
-        return client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1"))
-                .withName("worker")
-                .get();
+        return ClusterReads.target(ClusterReads.pool(client, "worker"));
     }
 
     private List<Event> poolEvents() {
@@ -285,11 +246,5 @@ class UpdateWindowsIT {
                                 .build(),
                         HttpResponse.BodyHandlers.ofString())
                 .body();
-    }
-
-    private static String annotation(Node node, String key) {
-        return node.getMetadata().getAnnotations() == null
-                ? null
-                : node.getMetadata().getAnnotations().get(key);
     }
 }

@@ -13,14 +13,13 @@ import io.mcdhooks.bridge.gate.Enforcement;
 import io.mcdhooks.bridge.gate.PoolSchedules;
 import io.mcdhooks.bridge.gate.UpdateWindows;
 import io.mcdhooks.bridge.hooks.UpdateHook;
-import io.mcdhooks.bridge.kube.McoInformers;
-import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.sandbox.kafka.ForkedKafkaBroker;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.mco.Identity;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.sandbox.mco.MachineConfigs;
 import io.mcdhooks.sandbox.mco.MaxUnavailable;
+import io.mcdhooks.sandbox.mco.Mco;
 import io.mcdhooks.sandbox.mco.McoSimulator;
 import io.mcdhooks.sandbox.mco.SimulatorConfig;
 import io.mcdhooks.sandbox.mco.Topology;
@@ -71,9 +70,9 @@ public final class LocalSystem implements AutoCloseable {
     static final String NAMESPACE = "mcdhooks";
     static final String MACHINE_CONFIG = "99-worker-realtime";
     /** maintenance: how long the pool is frozen from the rollout on, and its pause after each node. */
-    static final Duration FREEZE = Duration.ofSeconds(10);
+    static final Duration FREEZE = Duration.ofSeconds(6);
 
-    static final Duration PAUSE = Duration.ofSeconds(5);
+    static final Duration PAUSE = Duration.ofSeconds(3);
     /** The ssh-key scenario's change: a key for user core, which the MCO applies without drain or reboot. */
     static final String SSH_MACHINE_CONFIG = "99-worker-ssh-demo";
 
@@ -272,16 +271,7 @@ public final class LocalSystem implements AutoCloseable {
         Instant until = Instant.now().plus(FREEZE).truncatedTo(ChronoUnit.SECONDS);
         Map<String, String> schedule =
                 Map.of(UpdateWindows.FREEZE, "/" + until, PoolSchedules.PAUSE, Grammar.format(PAUSE));
-        client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1"))
-                .withName(config.pool())
-                .edit(p -> {
-                    Map<String, String> annotations = p.getMetadata().getAnnotations() == null
-                            ? new HashMap<>()
-                            : new HashMap<>(p.getMetadata().getAnnotations());
-                    annotations.putAll(schedule);
-                    p.getMetadata().setAnnotations(annotations);
-                    return p;
-                });
+        Mco.annotatePool(client, config.pool(), schedule);
         note("annotated pool " + config.pool() + ": " + UpdateWindows.FREEZE + "=/" + until + " (no update before),"
                 + " " + PoolSchedules.PAUSE + "=" + Grammar.format(PAUSE) + " (after each node); "
                 + LocalHooks.SELFCHECK + " soaks each updated node " + LocalHooks.SOAK);

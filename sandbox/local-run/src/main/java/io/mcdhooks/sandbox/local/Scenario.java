@@ -28,7 +28,7 @@ public enum Scenario {
      */
     MAINTENANCE(
             "maintenance",
-            "the pool is frozen for 10 s, then updates node by node with a 5 s pause after each;"
+            "the pool is frozen for 6 s, then updates node by node with a 3 s pause after each;"
                     + " node-selfcheck passes a node once it has stayed healthy for 3 s");
 
     private final String wire;

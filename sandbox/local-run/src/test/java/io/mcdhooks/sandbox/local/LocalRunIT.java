@@ -136,50 +136,15 @@ class LocalRunIT {
         });
     }
 
-    @Test
-    void maintenanceWaitsOutTheFreezePausesAfterEachNodeAndSoaksEachBeforeItsPass() {
-        run(Scenario.MAINTENANCE, 1, 2, r -> {
-            RunSummary summary = r.summary();
-            String output = r.output();
-            assertThat(summary.ending()).isEqualTo(RunSummary.Ending.COMPLETED);
-            assertThat(summary.updated()).isEqualTo(2);
-            assertThat(output)
-                    .contains("pool worker: frozen, waiting for ")
-                    .contains("5s pause after each batch, pausing until ")
-                    .contains("node-selfcheck PENDING Soaking");
-            // No node moved before the freeze ended, nor within the pause after the first
-            double rolledOut = at(output, "rolled out MachineConfig");
-            List<Double> moved = all(output, "node worker-\\d: (Preparing|Draining)");
-            double firstDone = at(output, "node worker-\\d: Done");
-            double secondMoved =
-                    moved.stream().filter(t -> t > firstDone).findFirst().orElseThrow();
-            // The freeze ends on a whole second after the rollout: up to 1 s less than FREEZE
-            assertThat(moved.get(0) - rolledOut).isGreaterThanOrEqualTo(LocalSystem.FREEZE.toSeconds() - 1.0);
-            assertThat(secondMoved - firstDone).isGreaterThanOrEqualTo(LocalSystem.PAUSE.toSeconds() - 0.5);
-        });
-    }
-
-    /** When the plain view printed the first line matching {@code regex}, in seconds from the start. */
-    private static double at(String output, String regex) {
-        return all(output, regex).get(0);
-    }
-
-    private static List<Double> all(String output, String regex) {
-        return Pattern.compile("^\\+\\s*(\\d+\\.\\d)s .*" + regex, Pattern.MULTILINE)
-                .matcher(output)
-                .results()
-                .map(m -> Double.parseDouble(m.group(1)))
-                .toList();
-    }
-
     /** One finished run: the system still up, its summary, and what the plain view printed. */
-    private record Run(LocalSystem system, RunSummary summary, String output) {}
+    record Run(LocalSystem system, RunSummary summary, String output) {}
 
     private static void run(Scenario scenario, Consumer<Run> then) {
         run(scenario, 1, WORKERS, then);
     }
 
-    private static void run(Scenario scenario, int masters, int workers, Consumer<Run> then) {
+    /** Runs {@code scenario} on {@code masters} and {@code workers} to its summary, then {@code then}. */
+    static void run(Scenario scenario, int masters, int workers, Consumer<Run> then) {
         LocalRunConfig config = LocalRunConfig.defaults(scenario)
                 .withTopology(masters, workers, List.of("zone-a", "zone-b"), 1)
                 .withHttpPort(0);

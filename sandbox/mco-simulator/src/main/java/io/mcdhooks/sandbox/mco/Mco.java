@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -120,6 +121,18 @@ public final class Mco {
                     GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
             pools(KubernetesClient client) {
         return client.genericKubernetesResources(POOLS);
+    }
+
+    /** Adds {@code annotations} to pool {@code name}, as {@code oc annotate mcp/NAME} does. */
+    public static void annotatePool(KubernetesClient client, String name, Map<String, String> annotations) {
+        pools(client).withName(name).edit(p -> {
+            Map<String, String> all = p.getMetadata().getAnnotations() == null
+                    ? new HashMap<>()
+                    : new HashMap<>(p.getMetadata().getAnnotations());
+            all.putAll(annotations);
+            p.getMetadata().setAnnotations(all);
+            return p;
+        });
     }
 
     /** MachineConfigs (sources and rendered) as generic resources. */
