@@ -70,14 +70,14 @@ class UpdateWindowsIT {
 
     @BeforeEach
     void setUp() {
-        cluster = InMemoryCluster.start();
-        client = cluster.client();
-        Topology.builder()
+        Topology topology = Topology.builder()
                 .workers(WORKERS)
                 .maxUnavailable("worker", MaxUnavailable.of(1))
                 .workloadPodsPerNode(1)
-                .build()
-                .apply(client);
+                .build();
+        cluster = InMemoryCluster.start();
+        client = cluster.client();
+        topology.apply(client);
         ClusterReads.namespace(client, NAMESPACE);
         ClusterReads.installAdmissionPolicy(client, "bridge-levers-policy.yaml");
         vertx = Vertx.vertx();

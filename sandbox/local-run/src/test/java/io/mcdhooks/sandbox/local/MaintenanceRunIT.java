@@ -41,7 +41,9 @@ class MaintenanceRunIT {
                     moved.stream().filter(t -> t > firstDone).findFirst().orElseThrow();
             // The freeze ends on a whole second after the rollout: up to 1 s less than FREEZE
             assertThat(moved.get(0) - rolledOut).isGreaterThanOrEqualTo(LocalSystem.FREEZE.toSeconds() - 1.0);
-            assertThat(secondMoved - firstDone).isGreaterThanOrEqualTo(LocalSystem.PAUSE.toSeconds() - 0.5);
+            // Both are seen at the view's polls, each up to a poll (longer on a loaded machine)
+            // late; without the pause the next node would move within a poll of the first's Done
+            assertThat(secondMoved - firstDone).isGreaterThanOrEqualTo(LocalSystem.PAUSE.toSeconds() - 1.5);
         });
     }
 

@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -123,16 +122,16 @@ public final class Mco {
         return client.genericKubernetesResources(POOLS);
     }
 
-    /** Adds {@code annotations} to pool {@code name}, as {@code oc annotate mcp/NAME} does. */
+    /**
+     * Adds {@code annotations} to pool {@code name} with a merge patch, as {@code oc annotate
+     * mcp/NAME} does: no read first, so it cannot lose a race with the controllers writing the pool.
+     */
     public static void annotatePool(KubernetesClient client, String name, Map<String, String> annotations) {
-        pools(client).withName(name).edit(p -> {
-            Map<String, String> all = p.getMetadata().getAnnotations() == null
-                    ? new HashMap<>()
-                    : new HashMap<>(p.getMetadata().getAnnotations());
-            all.putAll(annotations);
-            p.getMetadata().setAnnotations(all);
-            return p;
-        });
+        pools(client)
+                .withName(name)
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        SERIALIZATION.asJson(Map.of("metadata", Map.of("annotations", annotations))));
     }
 
     /** MachineConfigs (sources and rendered) as generic resources. */
