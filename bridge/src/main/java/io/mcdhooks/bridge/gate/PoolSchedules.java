@@ -110,7 +110,7 @@ public final class PoolSchedules {
             e.windowsText = windowsText;
             e.freezeText = freezeText;
         }
-        if (e.pauseText == null ? pauseText != null : !e.pauseText.equals(pauseText)) {
+        if (!Objects.equals(pauseText, e.pauseText)) {
             e.pauseText = pauseText;
             e.pauseInvalid = null;
             e.pause = Duration.ZERO;
@@ -183,6 +183,13 @@ public final class PoolSchedules {
      * @param scheduled whether it has windows, freezes or a pause at all (else it is always open)
      */
     public record Status(State state, boolean scheduled, String description) {}
+
+    /** Every known pool's state now, without the descriptions (for a gauge set on every tick). */
+    public Map<String, State> states(Instant now) {
+        Map<String, State> states = new HashMap<>();
+        pools.forEach((name, e) -> states.put(name, state(e, now)));
+        return states;
+    }
 
     /** Every known pool's schedule now. */
     public Map<String, Status> statuses(Instant now) {

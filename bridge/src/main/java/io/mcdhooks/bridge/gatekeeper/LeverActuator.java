@@ -61,6 +61,10 @@ final class LeverActuator implements Levers {
     private final Map<String, Runnable> skipped = new HashMap<>();
     /** Objects whose last writes failed, with how many in a row: the back-off before the next. */
     private final Map<String, Integer> failures = new HashMap<>();
+    /** Retries waiting for their back-off: cancelled on stop, so a gatekeeper that stopped writes nothing. */
+    private final Set<Long> retryTimers = new HashSet<>();
+
+    private boolean stopped;
 
     private final Set<String> gatePods = new HashSet<>();
     /** Gate pods that exist but do not hold (not Running and Ready), by node, with why. */
@@ -188,6 +192,9 @@ final class LeverActuator implements Levers {
 
     @Override
     public void stop() {
+        stopped = true;
+        retryTimers.forEach(context.owner()::cancelTimer);
+        retryTimers.clear();
         informers.forEach(SharedIndexInformer::stop);
     }
 
@@ -280,7 +287,14 @@ final class LeverActuator implements Levers {
                         .setCause(e)
                         .log("write {}; planning again in {} ms", conflict ? "lost a race" : "failed", delay);
                 Runnable retry = again != null ? again : planAgain;
-                context.owner().setTimer(delay, t -> retry.run());
+                if (!stopped) {
+                    long[] id = new long[1];
+                    id[0] = context.owner().setTimer(delay, t -> {
+                        retryTimers.remove(id[0]);
+                        retry.run();
+                    });
+                    retryTimers.add(id[0]);
+                }
                 return;
             }
             if (again != null) {

@@ -56,7 +56,7 @@ final class ScheduleReporter {
     /** Time passed: windows open and close, pauses end. */
     void tick() {
         schedules.tick(clock.instant()).forEach(this::report);
-        metrics.schedules(schedules.statuses(clock.instant()));
+        metrics.schedules(schedules.states(clock.instant()));
     }
 
     private void report(PoolSchedules.Change change) {

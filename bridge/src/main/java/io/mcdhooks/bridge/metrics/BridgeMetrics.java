@@ -215,11 +215,11 @@ public final class BridgeMetrics {
      * its state now ({@code open}, {@code pausing} between nodes, {@code closed} outside its
      * windows, {@code invalid}), 0 for the others.
      */
-    public void schedules(Map<String, PoolSchedules.Status> statuses) {
+    public void schedules(Map<String, PoolSchedules.State> states) {
         Map<Tags, Long> values = new HashMap<>();
-        statuses.forEach((pool, status) -> {
+        states.forEach((pool, state) -> {
             for (PoolSchedules.State s : PoolSchedules.State.values()) {
-                values.put(Tags.of("pool", pool, "state", s.label()), s == status.state() ? 1L : 0L);
+                values.put(Tags.of("pool", pool, "state", s.label()), s == state ? 1L : 0L);
             }
         });
         set(schedule, values, "mcdhooks.pool.schedule", "Whether the pool takes new nodes by its schedule", null, 1);
