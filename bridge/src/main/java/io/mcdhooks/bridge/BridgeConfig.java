@@ -39,6 +39,13 @@ import java.util.regex.Pattern;
  * @param verdictClockSkew MCDHOOKS_VERDICT_CLOCK_SKEW: how far a hook's clock may be off: a verdict
  *                         produced later than that after the broker logged it is refused
  * @param leaderElection   MCDHOOKS_LEADER_ELECTION: act only while holding the Lease (true), or at once
+ * @param uncordonHandover MCDHOOKS_UNCORDON_HANDOVER: how long a post-update gate keeps the drain
+ *                         controller's uncordon refused before the hold is handed over to a cordon of
+ *                         the gatekeeper's once the MCD is done (each refused uncordon keeps one of the
+ *                         drain controller's five workers busy)
+ * @param preUpdateLookahead MCDHOOKS_PRE_UPDATE_LOOKAHEAD: how many batches (maxUnavailable nodes
+ *                         each) of a rolling pool's next nodes, in the MCC's order, get their
+ *                         pre-update gate before they are assigned; 0: at assignment only
  * @param stateSeal        MCDHOOKS_STATE_KEY_FILE: seals this cluster's state records (required): a
  *                         restart trusts no lifecycle event, request or decision without its seal
  */
@@ -65,6 +72,8 @@ public record BridgeConfig(
         int lagWindow,
         Duration verdictClockSkew,
         boolean leaderElection,
+        Duration uncordonHandover,
+        int preUpdateLookahead,
         StateSeal stateSeal) {
 
     private static final Grammar<Duration> POSITIVE = Grammar.duration(Duration.ofMillis(1));
@@ -119,6 +128,13 @@ public record BridgeConfig(
     public static final Setting<Boolean> LEADER_ELECTION =
             Setting.of("MCDHOOKS_LEADER_ELECTION", Grammar.BOOLEAN).orElse("true");
 
+    public static final Setting<Duration> UNCORDON_HANDOVER = Setting.of(
+                    "MCDHOOKS_UNCORDON_HANDOVER", Grammar.duration(Duration.ofSeconds(1), Duration.ofMinutes(9)))
+            .orElse("1m");
+
+    public static final Setting<Integer> PRE_UPDATE_LOOKAHEAD =
+            Setting.of("MCDHOOKS_PRE_UPDATE_LOOKAHEAD", Grammar.integer(0, 100)).orElse("1");
+
     /** Every variable the bridge reads. */
     public static final List<Setting<?>> SETTINGS = List.of(
             CLUSTER,
@@ -128,6 +144,8 @@ public record BridgeConfig(
             LEADER_ELECTION,
             GATED_POOLS,
             GATE_TIMEOUT,
+            PRE_UPDATE_LOOKAHEAD,
+            UNCORDON_HANDOVER,
             RECOVERY_LOOKBACK,
             TICK,
             GATE_POD_IMAGE,
@@ -188,6 +206,8 @@ public record BridgeConfig(
                 settings.get(LAG_WINDOW),
                 settings.get(VERDICT_CLOCK_SKEW),
                 settings.get(LEADER_ELECTION),
+                settings.get(UNCORDON_HANDOVER),
+                settings.get(PRE_UPDATE_LOOKAHEAD),
                 settings.require(STATE_KEY));
     }
 }

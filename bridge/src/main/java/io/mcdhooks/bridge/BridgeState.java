@@ -15,6 +15,7 @@ import io.mcdhooks.bridge.watch.Observed;
 import io.mcdhooks.bridge.watch.PoolClassifier;
 import io.mcdhooks.bridge.watch.PoolProgress;
 import io.mcdhooks.mco.disruption.NodeDisruptionPolicy;
+import io.mcdhooks.mco.nodes.CandidateOrder;
 import io.mcdhooks.schemas.GateId;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.LifecycleEvent;
@@ -25,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -51,6 +53,7 @@ public final class BridgeState {
     private final String cluster;
     private final GatePolicy policy;
     private final Duration gateTimeout;
+    private final int lookaheadBatches;
     private final Clock clock;
 
     private final LifecycleEvents events;
@@ -83,11 +86,16 @@ public final class BridgeState {
      */
     private final Map<String, List<OwedGate>> owedGates = new HashMap<>();
 
-    public BridgeState(String cluster, GatePolicy policy, Duration gateTimeout, Clock clock) {
+    /**
+     * @param lookaheadBatches how many batches of a rolling pool's next nodes get their pre-update
+     *     gate before they are assigned, where the change drains ({@code MCDHOOKS_PRE_UPDATE_LOOKAHEAD})
+     */
+    public BridgeState(String cluster, GatePolicy policy, Duration gateTimeout, int lookaheadBatches, Clock clock) {
         this.cluster = cluster;
-        this.events = new LifecycleEvents(cluster);
+        this.events = new LifecycleEvents(cluster, policy.enforcesSchedules());
         this.policy = policy;
         this.gateTimeout = gateTimeout;
+        this.lookaheadBatches = lookaheadBatches;
         this.clock = clock;
     }
 
@@ -176,6 +184,10 @@ public final class BridgeState {
         PoolView poolView = pool == null ? null : poolViews.get(pool);
         if (poolView != null) {
             requestOffCycleGates(poolView, List.of(node), now, false);
+            if (found.stream().anyMatch(o -> o.transition() == Transition.UPDATE_ASSIGNED)) {
+                // The MCC took a node: the next in line move up into the lookahead.
+                requestOffCycleGates(poolView, nextInLine(poolView), now, false);
+            }
         }
         for (OwedGate owed : settleOwed(node.name())) {
             // A pre-update gate matters while the update is under way, a post-update one until it is released.
@@ -246,7 +258,9 @@ public final class BridgeState {
      *       assigned: a change that will not drain is applied as soon as the MCC assigns it, so its
      *       gate must have passed by then (the pool stays paused until it has, see {@code
      *       LeverPlan}). Whether the change drains is settled when the request's facts are known
-     *       ({@link #releasePendingGates}): one that drains is dropped and requested at assignment;
+     *       ({@link #releasePendingGates}): one that drains is held by its gate pod, so its gate is
+     *       asked for early only for the nodes the MCC takes next ({@link #nextInLine}), and
+     *       otherwise at assignment;
      *   <li>a <b>late</b> post-update gate for a node found Done on the target that the bridge never
      *       saw update (installed mid-rollout, or past its read-back): the levers hold it from the
      *       moment it is seen, and this gate is what releases it. Also once the pool is at rest, for a
@@ -321,16 +335,44 @@ public final class BridgeState {
         pendingGates.put(gateId, new PendingGate(gateId, attempt, stage, pool, node, targetConfig, now, timing));
     }
 
+    /**
+     * The nodes of a rolling pool the MCC will take next: the first {@code lookaheadBatches} times
+     * {@code maxUnavailable} of those not assigned the target yet, in the MCC's order
+     * ({@link CandidateOrder}). Their drain-held pre-update gates are asked for before their
+     * assignment, so that with hooks that answer in time their gate pods are gone when their
+     * drains begin; a check is then at most that many batches older than its node's drain.
+     */
+    private List<NodeView> nextInLine(PoolView pool) {
+        String target = pool.targetConfig();
+        if (lookaheadBatches == 0 || !pool.rolling() || !policy.gates(Stage.PRE_UPDATE, pool.name())) {
+            return List.of();
+        }
+        List<NodeView> waiting = nodeViews.values().stream()
+                .filter(n -> pool.name().equals(poolOf(n)))
+                .filter(n -> !target.equals(n.currentConfig()) && !target.equals(n.desiredConfig()))
+                .sorted(Comparator.comparing(NodeView::name))
+                .toList();
+        // Candidates with the same zone and age: the MCC's order among them is not defined; by name here.
+        List<NodeView> order =
+                CandidateOrder.rollout(pool.name(), waiting, NodeView::name, NodeView::zone, NodeView::created, null);
+        int next = (int) Math.min(order.size(), (long) lookaheadBatches * pool.batch());
+        return order.subList(0, next);
+    }
+
     private List<Outgoing> releasePendingGates() {
         List<Outgoing> out = new ArrayList<>();
+        Map<String, Set<String>> nextInLine = new HashMap<>();
         var it = pendingGates.values().iterator();
         while (it.hasNext()) {
             PendingGate gate = it.next();
             Optional<GateRequest> request = build(gate);
             if (request.isPresent()
                     && gate.timing() == Timing.EARLY
-                    && ChangeClassifier.drains(request.get().disruption())) {
-                it.remove(); // its gate pod holds it: requested when the node is assigned
+                    && ChangeClassifier.drains(request.get().disruption())
+                    && !nextInLine
+                            .computeIfAbsent(gate.pool(), p -> names(nextInLine(poolViews.get(p))))
+                            .contains(gate.node().name())) {
+                it.remove(); // its gate pod holds it: requested when the node is assigned or next in line
             } else if (request.isPresent()) {
                 it.remove();
                 attempts.put(gate.gateId(), gate.attempt());
@@ -341,6 +383,12 @@ public final class BridgeState {
                         request.get(), EventIds.gateRequest(gate.gateId(), gate.attempt()), gate.requestedAt()));
             }
         }
+        return out;
+    }
+
+    private static Set<String> names(List<NodeView> nodes) {
+        var out = new HashSet<String>();
+        nodes.forEach(n -> out.add(n.name()));
         return out;
     }
 

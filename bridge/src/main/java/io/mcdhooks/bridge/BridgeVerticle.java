@@ -158,7 +158,8 @@ public final class BridgeVerticle extends VerticleBase {
                             config.tick(),
                             config.lagInterval(),
                             config.lagWindow(),
-                            config.verdictClockSkew()),
+                            config.verdictClockSkew(),
+                            config.uncordonHandover()),
                     new ClusterCaches(),
                     outbox,
                     sender,
@@ -168,7 +169,7 @@ public final class BridgeVerticle extends VerticleBase {
             policy = gatekeeper.policy();
             gates = gatekeeper.gatekeeper();
         }
-        state = new BridgeState(config.cluster(), policy, config.gateTimeout(), clock);
+        state = new BridgeState(config.cluster(), policy, config.gateTimeout(), config.preUpdateLookahead(), clock);
         metrics.leading(true);
         return startHttp()
                 .compose(v -> vertx.executeBlocking(this::ensureTopics))

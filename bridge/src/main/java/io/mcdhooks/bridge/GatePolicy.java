@@ -16,6 +16,11 @@ public interface GatePolicy {
         return floor;
     }
 
+    /** Whether pools' update windows, freezes and pauses are enforced: the gatekeeper's policy, not the bridge's. */
+    default boolean enforcesSchedules() {
+        return false;
+    }
+
     /** What the hooks registered with {@code gatekeeper} now ask: the gates they take part in, as long as they wait. */
     static GatePolicy of(Gatekeeper gatekeeper) {
         return new GatePolicy() {
@@ -27,6 +32,11 @@ public interface GatePolicy {
             @Override
             public Duration deadline(Stage stage, String pool, Duration floor) {
                 return gatekeeper.deadline(stage, pool, floor);
+            }
+
+            @Override
+            public boolean enforcesSchedules() {
+                return true;
             }
         };
     }

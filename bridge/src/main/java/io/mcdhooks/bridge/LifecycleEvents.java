@@ -1,5 +1,6 @@
 package io.mcdhooks.bridge;
 
+import io.mcdhooks.bridge.gate.PoolSchedules;
 import io.mcdhooks.bridge.mco.McnView;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
@@ -16,9 +17,12 @@ import java.util.Set;
 final class LifecycleEvents {
 
     private final String cluster;
+    /** Whether pool events carry the pool's schedule: only where the gatekeeper enforces it. */
+    private final boolean schedules;
 
-    LifecycleEvents(String cluster) {
+    LifecycleEvents(String cluster, boolean schedules) {
         this.cluster = cluster;
+        this.schedules = schedules;
     }
 
     /** A node gone while its update was under way. */
@@ -36,7 +40,8 @@ final class LifecycleEvents {
                 null,
                 null,
                 now,
-                o.late());
+                o.late(),
+                null);
         return new Outgoing(event, lifecycleId("Node", uid == null ? name : uid, o), now);
     }
 
@@ -59,7 +64,8 @@ final class LifecycleEvents {
                         2048),
                 condition(node.mcn(), o.transition()),
                 now,
-                o.late());
+                o.late(),
+                null);
         return new Outgoing(event, lifecycleId("Node", node.uid() == null ? node.name() : node.uid(), o), now);
     }
 
@@ -81,9 +87,18 @@ final class LifecycleEvents {
                 o.transition() == Transition.POOL_DEGRADED ? clip(o.discriminator(), 2048) : null,
                 null,
                 now,
-                o.late());
+                o.late(),
+                schedules ? schedule(pool, now) : null);
         return new Outgoing(
                 event, lifecycleId("MachineConfigPool", pool.uid() == null ? pool.name() : pool.uid(), o), now);
+    }
+
+    /** The pool's update windows, freeze and pause as its annotations read now; null without any. */
+    private static LifecycleEvent.Schedule schedule(PoolView pool, Instant now) {
+        PoolSchedules.Status status = PoolSchedules.status(pool, now);
+        return status.scheduled()
+                ? new LifecycleEvent.Schedule(status.state().label(), clip(status.description(), 2048))
+                : null;
     }
 
     private String lifecycleId(String kind, String object, Observed o) {

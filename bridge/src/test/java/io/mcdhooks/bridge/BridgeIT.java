@@ -121,12 +121,22 @@ class BridgeIT {
         assertThat(transitionsOf("worker-1")).isEmpty();
         assertThat(transitionsOf("worker")).contains(Transition.NEW_TARGET_CONFIG);
 
-        // And one gate request per stage, carrying the target's facts
+        // And one gate request per stage, carrying the target's facts; and worker-1's pre-update gate,
+        // asked for once worker-0 is assigned: it is the next the MCC takes (MCDHOOKS_PRE_UPDATE_LOOKAHEAD)
         await().atMost(Duration.ofSeconds(10))
                 .untilAsserted(() -> assertThat(gateRequests())
-                        .extracting(GateRequest::stage)
-                        .containsExactlyInAnyOrder(Stage.POOL_PRE_UPDATE, Stage.PRE_UPDATE, Stage.POST_UPDATE));
+                        .extracting(r -> r.stage() + " "
+                                + (r.node() == null ? "" : r.node().name()))
+                        .containsExactlyInAnyOrder(
+                                "pool-pre-update ",
+                                "pre-update worker-0",
+                                "post-update worker-0",
+                                "pre-update worker-1"));
         for (GateRequest request : gateRequests()) {
+            if (request.node() != null && request.node().name().equals("worker-1")) {
+                assertThat(request.node().zone()).isEqualTo("zone-b");
+                continue;
+            }
             assertThat(request.cluster()).isEqualTo(CLUSTER);
             assertThat(request.targetConfig()).isEqualTo(NEW);
             assertThat(request.target().kernelType()).isEqualTo("realtime");

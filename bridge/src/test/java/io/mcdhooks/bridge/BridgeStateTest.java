@@ -64,6 +64,32 @@ class BridgeStateTest {
     }
 
     @Test
+    void aPoolsEventsSayWhenItTakesNewNodesWhereTheGatekeeperEnforcesItsWindows() {
+        // Given a worker pool that may update on Saturday nights only, paused on Monday morning (T0)
+        Map<String, String> windows = Map.of("mcdhooks.io/update-windows", "Sat 22:00+4h UTC");
+        PoolView paused = new PoolView(
+                "worker", "uid-worker", "1", 1, OLD, OLD, true, "1", 3, 3, 0, Map.of(), Map.of(), null, windows);
+        Gatekeeper gatekeeper = new Gatekeeper("c1", Clock.fixed(T0, ZoneOffset.UTC), d -> {});
+        BridgeState enforced = new BridgeState(
+                "c1", GatePolicy.of(gatekeeper), Duration.ofMinutes(30), 0, Clock.fixed(T0, ZoneOffset.UTC));
+
+        // Then its pause says why and until when
+        assertThat(lifecycle(enforced.onPool(paused, false)))
+                .filteredOn(e -> e.transition() == Transition.PAUSED)
+                .singleElement()
+                .extracting(LifecycleEvent::schedule)
+                .isEqualTo(new LifecycleEvent.Schedule(
+                        "closed", "outside its update windows Sat 22:00+4h UTC, waiting for Sat 2026-12-05 22:00 UTC"));
+
+        // and a bridge without the gatekeeper, which enforces no window, says nothing of it
+        BridgeState plain = new BridgeState(
+                "c1", (stage, pool) -> true, Duration.ofMinutes(30), 0, Clock.fixed(T0, ZoneOffset.UTC));
+        assertThat(lifecycle(plain.onPool(paused, false)))
+                .isNotEmpty()
+                .allSatisfy(e -> assertThat(e.schedule()).isNull());
+    }
+
+    @Test
     void aGateRequestLostInACrashAfterItsLifecycleEventIsSentOnRestart() {
         // Before the crash: worker-0's update-assigned event went out, its pre-update request did not
         BridgeState state = restarted(List.of());
@@ -156,6 +182,49 @@ class BridgeStateTest {
     }
 
     @Test
+    void theNodesTheMccTakesNextGetTheirDrainHeldPreUpdateGatesBeforeTheyAreAssigned() {
+        // Given a realtime kernel for a pool of three at maxUnavailable 1, looking one batch ahead
+        BridgeState state = classifying(spec("realtime", List.of()), 1);
+        state.onNode(atRest("worker-2"), true);
+        state.onNode(atRest("worker-0"), true);
+        state.onNode(atRest("worker-1"), true);
+
+        // When the pool gets the target, the node the MCC takes first is asked now
+        assertThat(requests(state.onPool(pool(NEW, 2), false)))
+                .filteredOn(r -> r.stage() == Stage.PRE_UPDATE)
+                .singleElement()
+                .satisfies(r -> {
+                    assertThat(r.node().name()).isEqualTo("worker-0");
+                    assertThat(r.attempt()).isEqualTo(1);
+                    assertThat(r.disruption().drain()).isTrue();
+                });
+
+        // Then its assignment is the same opening, and the next node moves up into the lookahead
+        assertThat(requests(state.onNode(updating("worker-0"), false)))
+                .filteredOn(r -> r.stage() == Stage.PRE_UPDATE)
+                .singleElement()
+                .satisfies(r -> assertThat(r.node().name()).isEqualTo("worker-1"));
+        // and a node asked for already is not asked again when another is assigned
+        assertThat(requests(state.onNode(updating("worker-2"), false)))
+                .filteredOn(r -> r.stage() == Stage.PRE_UPDATE)
+                .singleElement()
+                .satisfies(r -> assertThat(r.node().name()).isEqualTo("worker-2"));
+    }
+
+    @Test
+    void theLookaheadFollowsTheMccsOrderOldestFirst() {
+        BridgeState state = classifying(spec("realtime", List.of()), 1);
+        state.onNode(created(atRest("worker-0"), T0.minusSeconds(10)), true);
+        state.onNode(created(atRest("worker-1"), T0.minusSeconds(30)), true);
+        state.onNode(created(atRest("worker-2"), T0.minusSeconds(20)), true);
+
+        assertThat(requests(state.onPool(pool(NEW, 2), false)))
+                .filteredOn(r -> r.stage() == Stage.PRE_UPDATE)
+                .extracting(r -> r.node().name())
+                .containsExactly("worker-1");
+    }
+
+    @Test
     void withoutAPublishedPolicyAChangesClassIsUnknownAndItsPreUpdateGateOpensEarly() {
         // Given no MachineConfiguration status: what an SSH key change does cannot be told
         BridgeState state = classifying(spec("default", List.of("ssh-ed25519 AAAA new")));
@@ -174,8 +243,8 @@ class BridgeStateTest {
         // Given the real mid-update cluster: ip-10-0-17-117 is Done on the worker pool's target while
         // the pool's status is still on the old config, and the bridge starts now
         String target = "rendered-worker-a079988a31206987bed827f0242d7b3f";
-        BridgeState state =
-                new BridgeState("c1", (stage, pool) -> true, Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
+        BridgeState state = new BridgeState(
+                "c1", (stage, pool) -> true, Duration.ofMinutes(30), 0, Clock.fixed(T0, ZoneOffset.UTC));
         state.onRenderedConfig(new RenderedConfig(target, "quay.io/os@sha256:02", "default", List.of(), List.of()));
         state.onPool(
                 new PoolView(
@@ -221,8 +290,8 @@ class BridgeStateTest {
     @Test
     void aNodeStillTaintedByTheGatekeeperInAPoolAtRestGetsALatePostUpdateGate() {
         // Given a pool at rest on NEW, and a bridge that never saw its nodes update (past the read-back)
-        BridgeState state =
-                new BridgeState("c1", (stage, pool) -> true, Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
+        BridgeState state = new BridgeState(
+                "c1", (stage, pool) -> true, Duration.ofMinutes(30), 0, Clock.fixed(T0, ZoneOffset.UTC));
         state.onRenderedConfig(new RenderedConfig(NEW, "quay.io/os@sha256:02", "default", List.of(), List.of()));
         state.onPool(pool(NEW, NEW, 2), true);
 
@@ -241,8 +310,12 @@ class BridgeStateTest {
 
     /** A bridge gating every stage, knowing the default policy, OLD and a NEW with {@code newSpec}, pool at OLD. */
     private static BridgeState classifying(Map<String, Object> newSpec) {
-        BridgeState state =
-                new BridgeState("c1", (stage, pool) -> true, Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
+        return classifying(newSpec, 0);
+    }
+
+    private static BridgeState classifying(Map<String, Object> newSpec, int lookahead) {
+        BridgeState state = new BridgeState(
+                "c1", (stage, pool) -> true, Duration.ofMinutes(30), lookahead, Clock.fixed(T0, ZoneOffset.UTC));
         state.onDisruptionPolicy(NodeDisruptionPolicy.defaults());
         state.onRenderedConfig(new RenderedConfig(
                 OLD, "quay.io/os@sha256:01", "default", List.of(), List.of(), spec("default", List.of())));
@@ -271,12 +344,27 @@ class BridgeStateTest {
                 name,
                 "uid-" + name,
                 "1",
+                null,
                 Map.of("node-role.kubernetes.io/worker", ""),
                 Map.of(McoApi.CURRENT_CONFIG, config, McoApi.DESIRED_CONFIG, config, McoApi.STATE, McoApi.STATE_DONE),
                 false,
                 true,
                 gateTainted,
                 null);
+    }
+
+    private static NodeView created(NodeView n, Instant at) {
+        return new NodeView(
+                n.name(),
+                n.uid(),
+                n.resourceVersion(),
+                at,
+                n.labels(),
+                n.annotations(),
+                n.unschedulable(),
+                n.ready(),
+                n.gateTainted(),
+                n.mcn());
     }
 
     private static NodeView atRest(String name) {
@@ -289,7 +377,7 @@ class BridgeStateTest {
         Gatekeeper gatekeeper = new Gatekeeper("c1", Clock.fixed(T0, ZoneOffset.UTC), d -> {});
         gatekeeper.putHook(hook("kmod-check", Duration.ofMinutes(10), Duration.ZERO));
         BridgeState state = new BridgeState(
-                "c1", GatePolicy.of(gatekeeper), Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
+                "c1", GatePolicy.of(gatekeeper), Duration.ofMinutes(30), 0, Clock.fixed(T0, ZoneOffset.UTC));
         state.onRenderedConfig(new RenderedConfig(NEW, "quay.io/os@sha256:02", "default", List.of(), List.of()));
         state.onRenderedConfig(new RenderedConfig(OLD, "quay.io/os@sha256:01", "default", List.of(), List.of()));
         state.onPool(pool(OLD, 1), true);
@@ -341,8 +429,8 @@ class BridgeStateTest {
 
     /** A bridge restarted after publishing worker-0's update-assigned event, and these requests. */
     private static BridgeState restarted(List<GateRequest> readBack) {
-        BridgeState state =
-                new BridgeState("c1", (stage, pool) -> true, Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
+        BridgeState state = new BridgeState(
+                "c1", (stage, pool) -> true, Duration.ofMinutes(30), 0, Clock.fixed(T0, ZoneOffset.UTC));
         state.recover(new LifecycleEvent(
                 "c1",
                 new LifecycleEvent.ObjectRef(LifecycleEvent.ObjectRef.Kind.Node, "worker-0", "uid-0", null),
@@ -356,7 +444,8 @@ class BridgeStateTest {
                 null,
                 null,
                 T0.minusSeconds(5),
-                false));
+                false,
+                null));
         readBack.forEach(state::recover);
         state.onRenderedConfig(new RenderedConfig(NEW, "quay.io/os@sha256:02", "default", List.of(), List.of()));
         state.onPool(pool(NEW, 2), true);
@@ -368,6 +457,7 @@ class BridgeStateTest {
                 name,
                 "uid-0",
                 "1",
+                null,
                 Map.of("node-role.kubernetes.io/worker", ""),
                 Map.of(McoApi.CURRENT_CONFIG, OLD, McoApi.DESIRED_CONFIG, NEW, McoApi.STATE, McoApi.STATE_WORKING),
                 true,
@@ -384,9 +474,17 @@ class BridgeStateTest {
                 .toList();
     }
 
+    private static List<LifecycleEvent> lifecycle(List<Outgoing> out) {
+        return out.stream()
+                .map(Outgoing::message)
+                .filter(LifecycleEvent.class::isInstance)
+                .map(LifecycleEvent.class::cast)
+                .toList();
+    }
+
     private static GateRequest poolPreUpdateRequest(Gatekeeper gatekeeper) {
         BridgeState state = new BridgeState(
-                "c1", GatePolicy.of(gatekeeper), Duration.ofMinutes(30), Clock.fixed(T0, ZoneOffset.UTC));
+                "c1", GatePolicy.of(gatekeeper), Duration.ofMinutes(30), 0, Clock.fixed(T0, ZoneOffset.UTC));
         state.onRenderedConfig(new RenderedConfig(NEW, "quay.io/os@sha256:02", "default", List.of(), List.of()));
         state.onPool(pool(OLD, 1), true);
         List<Outgoing> out = state.onPool(pool(NEW, 2), false);

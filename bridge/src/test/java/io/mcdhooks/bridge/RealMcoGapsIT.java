@@ -8,10 +8,9 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import io.mcdhooks.bridge.gate.GateObjects;
 import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.gate.LeverWrites;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
 import io.mcdhooks.bridge.mco.ChangeClassifier;
@@ -40,7 +39,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -200,52 +198,41 @@ class RealMcoGapsIT {
     }
 
     @Test
-    void withThePolicyAHeldNodeStaysCordonedWhileNoGatekeeperRunsAndItsPoolIsNeverPaused() {
+    void withThePolicyAFailedNodeIsHandedOverToACordonAndStaysHeldWhileNoGatekeeperRuns() {
         // Given two workers (maxUnavailable 1), the shipped hold installed, a post-update hook that fails
         start(Topology.builder().masters(1).workers(2), SimulatorConfig.defaults(), Map.of());
         installHoldPolicy();
         hook("node-check", List.of(UpdateHookSpec.StageName.POST_UPDATE), "worker", r -> Optional.of(Outcome.FAIL));
-        var everPaused = new AtomicBoolean();
-        Mco.pools(client).withName("worker").watch(new Watcher<GenericKubernetesResource>() {
-            @Override
-            public void eventReceived(Action action, GenericKubernetesResource pool) {
-                if (pool.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec
-                        && Boolean.TRUE.equals(spec.get("paused"))) {
-                    everPaused.set(true);
-                }
-            }
-
-            @Override
-            public void onClose(WatcherException cause) {}
-        });
         String deployed = deployBridge();
         await().atMost(LONG).until(() -> "Admission".equals(holdMode("node-check")));
 
-        // When a change that drains and reboots rolls out: the first worker is held at its uncordon
+        // When a change that drains and reboots rolls out: the first worker's check fails at its uncordon
         String target = rollOut("worker", MachineConfigs.kernelType("99-worker-rt", "worker", "realtime"));
-        await().atMost(LONG).until(() -> held(target).size() == 1);
-        String heldNode = held(target).get(0);
+        await().atMost(LONG).until(() -> handedOver(target).size() == 1);
+        String heldNode = handedOver(target).get(0);
 
-        // and no gatekeeper runs for a while
+        // Then its hold was handed over: the MCD is done with it (its drain controller's worker free)
+        // and the node is cordoned under the marker, tainted; the pool
+        // was paused only for that moment, and the MCC took no second worker
+        await().atMost(LONG).until(() -> !paused("worker"));
+        assertThat(LeverWrites.tainted(node(heldNode))).isTrue();
+        assertThat(assigned(target)).isEqualTo(1);
+
+        // When no gatekeeper runs for a while
         vertx.undeploy(deployed).await();
 
-        // Then the node stays cordoned under the hold (kube-apiserver refuses the drain controller's
-        // uncordon), so the MCC takes no second worker
+        // Then the node stays cordoned under the hold (kube-apiserver refuses anyone else's uncordon),
+        // so the MCC takes no second worker
         await().during(Duration.ofSeconds(3))
                 .atMost(Duration.ofSeconds(15))
-                .until(() -> held(target).equals(List.of(heldNode)) && assigned(target) == 1);
-        // and the MCD reports FailedToUncordon once its 10 minutes are up (it recovers on release)
-        await().atMost(LONG)
-                .until(() -> client.v1().events().inNamespace(Mco.NAMESPACE).list().getItems().stream()
-                        .anyMatch(e -> heldNode.equals(e.getInvolvedObject().getName())
-                                && "FailedToUncordon".equals(e.getReason())));
+                .until(() -> handedOver(target).equals(List.of(heldNode)) && assigned(target) == 1);
 
         // When a gatekeeper runs again and the hook passes
         hook.script(r -> Optional.of(Outcome.PASS));
         deployBridge();
         var answered = new HashSet<String>();
 
-        // Then every worker finishes its update, and the pool was never paused
+        // Then every worker finishes its update, released, and the pool is left unpaused
         await().atMost(LONG).until(() -> {
             for (GateRequest request : hook.seen()) {
                 if (answered.add(request.gateId() + "/" + request.attempt())) {
@@ -257,9 +244,34 @@ class RealMcoGapsIT {
                             && "Done".equals(annotation(n, Mco.STATE))
                             && !Boolean.TRUE.equals(n.getSpec().getUnschedulable()));
         });
-        assertThat(everPaused).isFalse();
+        await().atMost(LONG).until(() -> !paused("worker"));
         assertThat(workers())
                 .allSatisfy(n -> assertThat(n.getMetadata().getAnnotations()).doesNotContainKey(GateObjects.HOLD));
+    }
+
+    @Test
+    void withThePolicyAHoldThatLastsIsHandedOverBeforeTheMcdsTenMinutes() {
+        // Given a post-update hook that does not answer, and a handover after 1 s (20 s of the MCO's
+        // time here), the MCO at 20x so that its 10 minutes are 30 s
+        start(
+                Topology.builder().masters(1).workers(2),
+                SimulatorConfig.defaults(),
+                Map.of("MCDHOOKS_UNCORDON_HANDOVER", "1s"),
+                20);
+        installHoldPolicy();
+        hook("node-check", List.of(UpdateHookSpec.StageName.POST_UPDATE), "worker", r -> Optional.empty());
+        deployBridge();
+        await().atMost(LONG).until(() -> "Admission".equals(holdMode("node-check")));
+
+        // When a change that drains and reboots rolls out
+        String target = rollOut("worker", MachineConfigs.kernelType("99-worker-rt", "worker", "realtime"));
+
+        // Then the first worker, its gate still open, ends Done and cordoned under the marker, never
+        // degraded for its uncordon, and the pool takes no second worker
+        await().atMost(LONG).until(() -> handedOver(target).size() == 1 && !paused("worker"));
+        String heldNode = handedOver(target).get(0);
+        assertThat(events(heldNode, "FailedToUncordon")).isEmpty();
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(() -> assigned(target) == 1);
     }
 
     /** The hold as shipped in deploy/, applied as written. */
@@ -271,13 +283,22 @@ class RealMcoGapsIT {
         }
     }
 
-    /** Workers cordoned under the hold marker at their uncordon handshake for {@code target}. */
-    private List<String> held(String target) {
+    /** Workers the MCD is done with on {@code target}, cordoned by the gatekeeper under the hold marker. */
+    private List<String> handedOver(String target) {
         return workers().stream()
                 .filter(n -> n.getMetadata().getAnnotations().containsKey(GateObjects.HOLD)
+                        && n.getMetadata().getAnnotations().containsKey(GateObjects.CORDONED_FOR)
                         && Boolean.TRUE.equals(n.getSpec().getUnschedulable())
-                        && ("uncordon-" + target).equals(annotation(n, Mco.DESIRED_DRAIN)))
+                        && target.equals(annotation(n, Mco.CURRENT_CONFIG))
+                        && "Done".equals(annotation(n, Mco.STATE)))
                 .map(n -> n.getMetadata().getName())
+                .toList();
+    }
+
+    private List<String> events(String node, String reason) {
+        return client.v1().events().inNamespace(Mco.NAMESPACE).list().getItems().stream()
+                .filter(e -> node.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason()))
+                .map(e -> e.getMessage())
                 .toList();
     }
 
@@ -297,6 +318,11 @@ class RealMcoGapsIT {
     }
 
     private void start(Topology.Builder topology, SimulatorConfig simulator, Map<String, String> bridgeEnv) {
+        start(topology, simulator, bridgeEnv, TIME_SCALE);
+    }
+
+    private void start(
+            Topology.Builder topology, SimulatorConfig simulator, Map<String, String> bridgeEnv, double timeScale) {
         Map<String, String> env = TestEnvironment.bridge(broker, "gaps");
         env.put("MCDHOOKS_NAMESPACE", NAMESPACE);
         env.put("MCDHOOKS_TICK", "200ms");
@@ -313,7 +339,7 @@ class RealMcoGapsIT {
                         .build())
                 .create();
         vertx = Vertx.vertx();
-        mco = McoSimulator.start(client, simulator.withTimeScale(TIME_SCALE));
+        mco = McoSimulator.start(client, simulator.withTimeScale(timeScale));
     }
 
     private BridgeConfig config;

@@ -18,6 +18,8 @@ import java.time.Instant;
  * @param condition   the MachineConfigNode condition behind the transition, if any
  * @param observedAt  when the bridge saw it
  * @param late        whether it happened while the bridge was not watching
+ * @param schedule    pool events of a pool with a schedule the gatekeeper enforces: whether it
+ *                    takes new nodes; {@code null} otherwise
  */
 public record LifecycleEvent(
         String cluster,
@@ -32,7 +34,8 @@ public record LifecycleEvent(
         String reason,
         Condition condition,
         Instant observedAt,
-        boolean late)
+        boolean late,
+        Schedule schedule)
         implements Message {
 
     private static final String KIND = "LifecycleEvent";
@@ -72,6 +75,19 @@ public record LifecycleEvent(
         public ObjectRef {
             Require.present(kind, KIND, "object.kind");
             Require.text(name, KIND, "object.name");
+        }
+    }
+
+    /**
+     * Whether a pool takes new nodes under its update windows, freeze and pause between batches,
+     * as its annotations read when the event was observed.
+     *
+     * @param state {@code open}, {@code closed} or {@code invalid}
+     */
+    public record Schedule(String state, String description) {
+        public Schedule {
+            Require.text(state, KIND, "schedule.state");
+            Require.text(description, KIND, "schedule.description");
         }
     }
 

@@ -24,10 +24,8 @@ import io.mcdhooks.bridge.mco.Views;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -69,23 +67,16 @@ final class PlanCommand implements Callable<Integer> {
             PoolView view = Views.pool(resource);
             List<PoolView> allPools =
                     pools(client).list().getItems().stream().map(Views::pool).toList();
-            Map<NodeView, Instant> nodes = new HashMap<>();
+            List<NodeView> nodes = new ArrayList<>();
             for (Node n : client.nodes().list().getItems()) {
                 NodeView node = Views.node(n, null);
                 if (pool.equals(poolOf(node, allPools))) {
-                    String created = n.getMetadata().getCreationTimestamp();
-                    nodes.put(node, created == null ? Instant.EPOCH : Instant.parse(created));
+                    nodes.add(node);
                 }
             }
-            RenderedConfigs configs = configs(client, view, nodes.keySet());
+            RenderedConfigs configs = configs(client, view, nodes);
             List<RegisteredHook> hooks = hooks(client);
-            RolloutPlan plan = RolloutPlan.of(
-                    view,
-                    new ArrayList<>(nodes.keySet()),
-                    hooks,
-                    configs::disruption,
-                    n -> nodes.getOrDefault(n, Instant.EPOCH),
-                    operatorNode(client));
+            RolloutPlan plan = RolloutPlan.of(view, nodes, hooks, configs::disruption, operatorNode(client));
             print(out, plan);
             PoolSchedules.Status schedule = PoolSchedules.status(view, Instant.now());
             if (schedule.scheduled()) {
@@ -154,7 +145,7 @@ final class PlanCommand implements Callable<Integer> {
         return match;
     }
 
-    private static RenderedConfigs configs(KubernetesClient client, PoolView pool, Set<NodeView> nodes) {
+    private static RenderedConfigs configs(KubernetesClient client, PoolView pool, List<NodeView> nodes) {
         RenderedConfigs configs = new RenderedConfigs();
         Set<String> names = new LinkedHashSet<>();
         names.add(pool.targetConfig());

@@ -54,6 +54,9 @@ final class StatusCommand implements Callable<Integer> {
                     updated + "/" + members.size(),
                     pool.transition(),
                     target);
+            if (pool.schedule() != null) {
+                out.printf("    new nodes: %s (as of %s)%n", pool.schedule().description(), pool.observedAt());
+            }
         }
         out.println("NODES");
         out.printf("  %-40s %-12s %-20s %s%n", "NODE", "POOL", "LAST", "TARGET");

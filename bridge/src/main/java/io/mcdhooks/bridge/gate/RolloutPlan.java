@@ -7,12 +7,10 @@ import io.mcdhooks.mco.nodes.CandidateOrder;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Stage;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 
 /**
  * What a pending rollout of a pool will do, before it starts: per node, what the change does (by
@@ -53,7 +51,6 @@ public record RolloutPlan(
             List<NodeView> nodes,
             Collection<RegisteredHook> hooks,
             BiFunction<String, String, GateRequest.Disruption> disruption,
-            Function<NodeView, Instant> created,
             String operatorNode) {
         String target = pool.targetConfig();
         var todo = new ArrayList<NodeView>();
@@ -65,8 +62,8 @@ public record RolloutPlan(
                 todo.add(n);
             }
         }
-        List<NodeView> order =
-                CandidateOrder.rollout(pool.name(), todo, NodeView::name, NodeView::zone, created, operatorNode);
+        List<NodeView> order = CandidateOrder.rollout(
+                pool.name(), todo, NodeView::name, NodeView::zone, NodeView::created, operatorNode);
         var steps = new ArrayList<NodeStep>();
         GateRequest.Disruption anyChange = null;
         for (NodeView n : order) {
@@ -102,7 +99,7 @@ public record RolloutPlan(
                 pool.currentConfig(),
                 target,
                 pool.rolling(),
-                batch(pool.maxUnavailable(), nodes.size()),
+                PoolView.batch(pool.maxUnavailable(), nodes.size()),
                 steps,
                 done,
                 stages);
@@ -124,17 +121,5 @@ public record RolloutPlan(
         }
         String advisory = Enforcement.advisory(stage, pool.name(), disruption);
         return advisory != null ? "advisory" : Enforcement.lever(stage, pool.name(), disruption);
-    }
-
-    /** The MCO's maxUnavailable: an integer, or a percentage of the machines rounded down; never below 1. */
-    static int batch(String maxUnavailable, int machines) {
-        try {
-            int value = maxUnavailable.endsWith("%")
-                    ? machines * Integer.parseInt(maxUnavailable.substring(0, maxUnavailable.length() - 1)) / 100
-                    : Integer.parseInt(maxUnavailable);
-            return Math.max(1, value);
-        } catch (NumberFormatException e) {
-            return 1;
-        }
     }
 }

@@ -3,6 +3,7 @@ package io.mcdhooks.bridge.gatekeeper;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.mcdhooks.bridge.gate.Gate;
 import io.mcdhooks.bridge.gate.GatePodHealth;
 import io.mcdhooks.bridge.gate.HoldLimits;
 import io.mcdhooks.bridge.gate.PoolSchedules;
@@ -10,10 +11,12 @@ import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RefusalEvents;
 import io.mcdhooks.bridge.gate.WhyHeld;
 import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.Verdict;
 import io.vertx.core.WorkerExecutor;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -177,6 +180,24 @@ public final class GateEvents {
                         + ". Fix what the hook reports, or override the gate.",
                 clock.instant(),
                 near.gateId());
+    }
+
+    /**
+     * A post-update hold was moved off the MCD's uncordon handshake ({@code LeverPlan.handsOver}):
+     * Normal, as the hold itself goes on; the gate's own decision says why it holds.
+     */
+    void handedOver(NodeView node, String pool, Gate gate, Duration held) {
+        write(
+                node.name(),
+                pool,
+                "HoldHandedOver",
+                "Normal",
+                "gate " + gate.id() + " held this node at the MCD's uncordon for " + held.toSeconds()
+                        + " s, each refused try keeping one of the drain controller's workers busy: handed over to"
+                        + " a cordon of the gatekeeper's once the MCD is done, the pool paused until then. The node"
+                        + " stays out until the gate is released.",
+                clock.instant(),
+                gate.id());
     }
 
     /**

@@ -72,7 +72,8 @@ public final class GatekeeperService implements ClusterListener {
             Duration tick,
             Duration lagInterval,
             int lagWindow,
-            Duration verdictClockSkew) {}
+            Duration verdictClockSkew,
+            Duration uncordonHandover) {}
 
     private final Vertx vertx;
     private final Settings settings;
@@ -124,9 +125,20 @@ public final class GatekeeperService implements ClusterListener {
         this.levers = new LeverActuator(client, kube, context, settings.namespace(), settings.pauseImage());
         this.holdPolicy = new HoldPolicy(client, kube, context);
         PoolSchedules schedules = new PoolSchedules();
-        this.reconciler = new LeverReconciler(
-                settings.cluster(), cluster, gatekeeper, acked, levers, context, holdPolicy::mode, schedules, clock);
         this.events = new GateEvents(client, kube, clock);
+        this.reconciler = new LeverReconciler(
+                settings.cluster(),
+                cluster,
+                gatekeeper,
+                acked,
+                levers,
+                context,
+                holdPolicy::mode,
+                schedules,
+                settings.uncordonHandover(),
+                (node, gate) -> events.handedOver(
+                        node, cluster.poolOf(node), gate, Duration.between(gate.openedAt(), clock.instant())),
+                clock);
         this.scheduleReporter = new ScheduleReporter(cluster, schedules, events, metrics, clock);
         this.holdReporter =
                 new HoldReporter(settings.cluster(), cluster, acked::gate, gatekeeper::hooks, events, metrics, clock);

@@ -3,8 +3,10 @@ package io.mcdhooks.bridge.gatekeeper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.gate.AckedGates;
+import io.mcdhooks.bridge.gate.Gate;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.LeverPlan;
+import io.mcdhooks.bridge.gate.PausePlan;
 import io.mcdhooks.bridge.gate.PoolSchedules;
 import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RegisteredHook;
@@ -13,8 +15,12 @@ import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.bridge.mco.Views;
 import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateId;
+import io.mcdhooks.schemas.Stage;
 import io.vertx.core.Context;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,6 +28,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +64,14 @@ final class LeverReconciler {
     private final Set<String> poolsToPlan = new LinkedHashSet<>();
     /** Per pool, the target and whether it rolls out, as its nodes' levers were last planned for. */
     private final Map<String, String> poolRollouts = new HashMap<>();
+    /** How long a post-update gate may keep the drain controller's uncordon refused (MCDHOOKS_UNCORDON_HANDOVER). */
+    private final Duration uncordonHandover;
+    /** Nodes whose uncordon is being refused, and when their hold is to be handed over: planned again then. */
+    private final Map<String, Instant> handovers = new HashMap<>();
+    /** Told once per gate when its hold is handed over (a Kubernetes Event). */
+    private final BiConsumer<NodeView, Gate> handedOver;
+    /** Gates whose handover was told, while their node's uncordon is still refused. */
+    private final Set<String> toldHandovers = new HashSet<>();
 
     LeverReconciler(
             String clusterName,
@@ -66,8 +82,12 @@ final class LeverReconciler {
             Context context,
             Supplier<PostUpdateHold> mode,
             PoolSchedules schedules,
+            Duration uncordonHandover,
+            BiConsumer<NodeView, Gate> handedOver,
             Clock clock) {
         this.mode = mode;
+        this.uncordonHandover = uncordonHandover;
+        this.handedOver = handedOver;
         this.schedules = schedules;
         this.clock = clock;
         this.clusterName = clusterName;
@@ -132,9 +152,19 @@ final class LeverReconciler {
         }
     }
 
-    /** Time passed: a pool's window may have opened or closed, a pause between nodes ended. */
+    /**
+     * Time passed: a pool's window may have opened or closed, a pause between nodes ended, a hold at
+     * the uncordon handshake come due for its handover (its pool paused first, then the node).
+     */
     void tick() {
         schedules.scheduled().forEach(this::planPauseSoon);
+        Instant now = clock.instant();
+        for (String name : List.copyOf(handovers.keySet())) {
+            Node node = handovers.get(name).isAfter(now) ? null : cluster.node(name);
+            if (node != null) {
+                nodeChanged(node);
+            }
+        }
     }
 
     /** A gate pod or budget of {@code nodeName} came or went. */
@@ -161,9 +191,21 @@ final class LeverReconciler {
         NodeView view = cluster.view(node);
         String poolName = cluster.poolOf(view);
         GenericKubernetesResource pool = poolName == null ? null : cluster.pool(poolName);
+        PoolView poolView = pool == null ? null : Views.pool(pool);
         LeverPlan.NodeLevers want = LeverPlan.node(
-                clusterName, pool == null ? null : Views.pool(pool), view, enforcingHooks(), gates::gate, mode.get());
+                clusterName, poolView, view, enforcingHooks(), gates::gate, mode.get(), drains(poolView), handOver());
         String name = node.getMetadata().getName();
+        if (mode.get() == PostUpdateHold.ADMISSION
+                && LeverPlan.handsOver(clusterName, poolView, view, gates::gate, g -> true)) {
+            Gate post = gates.gate(GateId.of(clusterName, Stage.POST_UPDATE, name, view.desiredConfig()));
+            handovers.put(name, failed(post) ? clock.instant() : post.openedAt().plus(uncordonHandover));
+            // Refused and marked, yet the plan lifts the marker: this is the handover's write.
+            if (!want.hold() && toldHandovers.add(post.id())) {
+                handedOver.accept(view, post);
+            }
+        } else if (handovers.remove(name) != null) {
+            toldHandovers.remove(GateId.of(clusterName, Stage.POST_UPDATE, name, view.desiredConfig()));
+        }
         levers.applyNode(node, want, () -> {
             Node latest = cluster.node(name);
             if (latest != null) {
@@ -206,17 +248,41 @@ final class LeverReconciler {
             }
         }
         PoolView view = Views.pool(pool);
-        Boolean paused = LeverPlan.poolPaused(
+        Boolean paused = PausePlan.poolPaused(
                 clusterName,
                 view,
                 nodes,
                 enforcingHooks(),
                 gates::gate,
                 levers::gatePodReady,
-                node -> ChangeClassifier.drains(cluster.disruption(node, view.targetConfig())),
-                mode.get());
-        paused = LeverPlan.withinSchedule(view, paused, schedules.open(poolName, clock.instant()));
+                drains(view),
+                mode.get(),
+                handOver());
+        paused = PausePlan.withinSchedule(view, paused, schedules.open(poolName, clock.instant()));
         levers.applyPool(pool, paused, () -> planPauseSoon(poolName));
+    }
+
+    /** Whether a node's change to its target (its pool's, until it is assigned one) is known to drain it. */
+    private Predicate<NodeView> drains(PoolView pool) {
+        return node -> {
+            String target = node.updating() ? node.desiredConfig() : pool == null ? null : pool.targetConfig();
+            return ChangeClassifier.drains(cluster.disruption(node, target));
+        };
+    }
+
+    /** Whether an open post-update gate's hold at the uncordon handshake is due for its handover now. */
+    private Predicate<Gate> handOver() {
+        Instant now = clock.instant();
+        return gate -> failed(gate) || !now.isBefore(gate.openedAt().plus(uncordonHandover));
+    }
+
+    /** Blocked or timed out: its node is held until someone acts, far past any uncordon handshake. */
+    private static boolean failed(Gate gate) {
+        GateDecision last = gate == null ? null : gate.last();
+        return last != null
+                && !gate.released()
+                && (last.decision() == GateDecision.Decision.BLOCKED
+                        || last.decision() == GateDecision.Decision.TIMED_OUT);
     }
 
     /** Advisory hooks get gate requests, and their verdicts are recorded, but they pull no lever. */

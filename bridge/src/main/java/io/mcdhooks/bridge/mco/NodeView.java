@@ -1,5 +1,6 @@
 package io.mcdhooks.bridge.mco;
 
+import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 
@@ -7,6 +8,7 @@ import java.util.Objects;
  * What the bridge needs of a Node, as plain data: its MCO annotations, whether it is cordoned
  * and Ready, its labels, and its MachineConfigNode where the cluster serves one.
  *
+ * @param created its {@code metadata.creationTimestamp}, or null: the MCC takes older nodes first
  * @param gateTainted whether it carries the gatekeeper's {@link #POST_UPDATE_TAINT}: a hold only a
  *     released post-update gate lifts
  * @param mcn the node's MachineConfigNode, or {@code null} (older clusters, or none yet)
@@ -15,6 +17,7 @@ public record NodeView(
         String name,
         String uid,
         String resourceVersion,
+        Instant created,
         Map<String, String> labels,
         Map<String, String> annotations,
         boolean unschedulable,
@@ -33,7 +36,16 @@ public record NodeView(
 
     public NodeView withMcn(McnView machineConfigNode) {
         return new NodeView(
-                name, uid, resourceVersion, labels, annotations, unschedulable, ready, gateTainted, machineConfigNode);
+                name,
+                uid,
+                resourceVersion,
+                created,
+                labels,
+                annotations,
+                unschedulable,
+                ready,
+                gateTainted,
+                machineConfigNode);
     }
 
     /** Whether the MCO manages this node at all: a node without its annotations is not ours to watch. */

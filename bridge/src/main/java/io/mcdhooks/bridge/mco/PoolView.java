@@ -42,6 +42,23 @@ public record PoolView(
         return targetConfig != null && !targetConfig.equals(currentConfig);
     }
 
+    /** How many nodes the MCC takes at a time: {@code maxUnavailable} resolved against the pool's machines. */
+    public int batch() {
+        return batch(maxUnavailable, machineCount);
+    }
+
+    /** The MCO's maxUnavailable: an integer, or a percentage of the machines rounded down; never below 1. */
+    public static int batch(String maxUnavailable, int machines) {
+        try {
+            int value = maxUnavailable.endsWith("%")
+                    ? machines * Integer.parseInt(maxUnavailable.substring(0, maxUnavailable.length() - 1)) / 100
+                    : Integer.parseInt(maxUnavailable);
+            return Math.max(1, value);
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+
     public boolean condition(String type) {
         return "True".equals(conditions.get(type));
     }

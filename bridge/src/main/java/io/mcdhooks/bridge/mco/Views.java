@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.mcdhooks.mco.disruption.NodeDisruptionPolicy;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,12 +36,21 @@ public final class Views {
                 meta.getName(),
                 meta.getUid(),
                 meta.getResourceVersion(),
+                instant(meta.getCreationTimestamp()),
                 meta.getLabels(),
                 meta.getAnnotations(),
                 unschedulable,
                 ready,
                 tainted,
                 mcn);
+    }
+
+    private static Instant instant(String timestamp) {
+        try {
+            return timestamp == null ? null : Instant.parse(timestamp);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
     }
 
     public static PoolView pool(GenericKubernetesResource pool) {

@@ -118,6 +118,39 @@ class CliIT {
     }
 
     @Test
+    void statusSaysWhenAPoolTakesNewNodesAgain() throws Exception {
+        // Given a pool the gatekeeper paused at the end of its update window
+        LifecycleEvent paused = event("worker", LifecycleEvent.ObjectRef.Kind.MachineConfigPool, Transition.PAUSED);
+        publish(
+                lifecycle,
+                new LifecycleEvent(
+                        paused.cluster(),
+                        paused.object(),
+                        paused.pool(),
+                        paused.transition(),
+                        paused.fromConfig(),
+                        paused.toConfig(),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        paused.observedAt(),
+                        false,
+                        new LifecycleEvent.Schedule(
+                                "closed",
+                                "outside its update windows Sat 22:00+4h UTC, waiting for Sat 2026-12-05 22:00 UTC")));
+
+        Result result = cli("status");
+
+        assertThat(result.code).as(result.err).isZero();
+        assertThat(result.out)
+                .contains("c1/worker")
+                .contains(
+                        "new nodes: outside its update windows Sat 22:00+4h UTC, waiting for Sat 2026-12-05 22:00 UTC");
+    }
+
+    @Test
     void lagTellsAStoppedHookFromOneThatKeepsUp() throws Exception {
         // Given two hooks: one consumed every request, one consumed nothing and has no consumer
         publish(requests, request("worker-0"));
@@ -322,7 +355,8 @@ class CliIT {
                 null,
                 null,
                 Instant.now(),
-                false);
+                false,
+                null);
     }
 
     private static GateRequest request(String node) {

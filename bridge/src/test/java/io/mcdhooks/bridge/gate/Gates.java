@@ -94,11 +94,27 @@ final class Gates {
     }
 
     /** A worker node on {@code current}, asked for {@code desired}, in MCD state {@code state}. */
+    /** {@code n} with these annotations, carrying the gatekeeper's taint or not. */
+    static NodeView with(NodeView n, Map<String, String> annotations, boolean gateTainted) {
+        return new NodeView(
+                n.name(),
+                n.uid(),
+                n.resourceVersion(),
+                n.created(),
+                n.labels(),
+                annotations,
+                n.unschedulable(),
+                n.ready(),
+                gateTainted,
+                n.mcn());
+    }
+
     static NodeView node(String name, String current, String desired, String state) {
         return new NodeView(
                 name,
                 name,
                 "1",
+                null,
                 Map.of("node-role.kubernetes.io/worker", ""),
                 Map.of(McoApi.CURRENT_CONFIG, current, McoApi.DESIRED_CONFIG, desired, McoApi.STATE, state),
                 false,

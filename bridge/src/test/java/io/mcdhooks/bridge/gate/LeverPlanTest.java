@@ -68,7 +68,8 @@ class LeverPlanTest {
         // gate the restarted bridge asks for is not back from Kafka yet
         NodeView last = tainted(node("worker-0", NEW, NEW, "Done"));
         for (PostUpdateHold mode : List.of(PostUpdateHold.BATCH_PACING, PostUpdateHold.ADMISSION)) {
-            LeverPlan.NodeLevers held = LeverPlan.node("c1", pool(NEW), last, POST_ONLY, gates::get, mode);
+            LeverPlan.NodeLevers held =
+                    LeverPlan.node("c1", pool(NEW), last, POST_ONLY, gates::get, mode, n -> true, g -> false);
             assertThat(held.postUpdateTaint()).as(mode.name()).isTrue();
             assertThat(held.cordon()).as(mode.name()).isTrue();
             assertThat(held.hold()).as(mode.name()).isEqualTo(mode == PostUpdateHold.ADMISSION);
@@ -165,8 +166,16 @@ class LeverPlanTest {
     }
 
     private Boolean prePaused(PoolView pool, List<RegisteredHook> hooks, boolean drains, NodeView... nodes) {
-        return LeverPlan.poolPaused(
-                "c1", pool, List.of(nodes), hooks, gates::get, n -> true, n -> drains, PostUpdateHold.BATCH_PACING);
+        return PausePlan.poolPaused(
+                "c1",
+                pool,
+                List.of(nodes),
+                hooks,
+                gates::get,
+                n -> true,
+                n -> drains,
+                PostUpdateHold.BATCH_PACING,
+                g -> false);
     }
 
     private static PoolView master(String current) {
@@ -183,7 +192,7 @@ class LeverPlanTest {
     }
 
     private Boolean paused(String poolCurrent, NodeView... nodes) {
-        return LeverPlan.poolPaused(
+        return PausePlan.poolPaused(
                 "c1",
                 pool(poolCurrent),
                 List.of(nodes),
@@ -191,7 +200,8 @@ class LeverPlanTest {
                 gates::get,
                 n -> true,
                 n -> true,
-                PostUpdateHold.BATCH_PACING);
+                PostUpdateHold.BATCH_PACING,
+                g -> false);
     }
 
     private static PoolView pool(String current) {
@@ -208,16 +218,7 @@ class LeverPlanTest {
     }
 
     private static NodeView tainted(NodeView n) {
-        return new NodeView(
-                n.name(),
-                n.uid(),
-                n.resourceVersion(),
-                n.labels(),
-                n.annotations(),
-                n.unschedulable(),
-                n.ready(),
-                true,
-                n.mcn());
+        return Gates.with(n, n.annotations(), true);
     }
 
     /** worker-0 on its way to the target, the MCD having asked for its uncordon. */
@@ -226,6 +227,7 @@ class LeverPlanTest {
                 "worker-0",
                 "worker-0",
                 "1",
+                null,
                 Map.of("node-role.kubernetes.io/worker", ""),
                 Map.of(
                         McoApi.CURRENT_CONFIG,

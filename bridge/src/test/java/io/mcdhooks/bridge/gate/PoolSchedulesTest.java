@@ -137,10 +137,10 @@ class PoolSchedulesTest {
         PoolView worker = pool("worker", NEW, OLD, Map.of());
         PoolView master = pool("master", NEW, OLD, Map.of());
 
-        assertThat(LeverPlan.withinSchedule(worker, false, false)).isTrue();
-        assertThat(LeverPlan.withinSchedule(worker, null, false)).isTrue();
-        assertThat(LeverPlan.withinSchedule(worker, false, true)).isFalse();
-        assertThat(LeverPlan.withinSchedule(worker, null, true)).isNull();
-        assertThat(LeverPlan.withinSchedule(master, null, false)).isNull();
+        assertThat(PausePlan.withinSchedule(worker, false, false)).isTrue();
+        assertThat(PausePlan.withinSchedule(worker, null, false)).isTrue();
+        assertThat(PausePlan.withinSchedule(worker, false, true)).isFalse();
+        assertThat(PausePlan.withinSchedule(worker, null, true)).isNull();
+        assertThat(PausePlan.withinSchedule(master, null, false)).isNull();
     }
 }

@@ -1,5 +1,7 @@
 package io.mcdhooks.bridge.gate;
 
+import static io.mcdhooks.bridge.gate.PostUpdateHold.ADMISSION;
+import static io.mcdhooks.bridge.gate.PostUpdateHold.BATCH_PACING;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Node;
@@ -161,6 +163,190 @@ class PostUpdateHoldPlanTest {
     }
 
     @Test
+    void aGatePodReleasedBeforeItsNodeIsAssignedGoesOnlyOnceTheHoldMarkerIsOn() {
+        // Given worker-0 next in line, not assigned yet, its pre-update gate passed early
+        List<RegisteredHook> both =
+                List.of(Gates.hook("kmod-check", Stage.PRE_UPDATE), Gates.hook("node-check", Stage.POST_UPDATE));
+        String pre = GateId.of("c1", Stage.PRE_UPDATE, "worker-0", NEW);
+        gates.put(pre, new Gate(Gates.request(Stage.PRE_UPDATE, 1), Gates.T0, Map.of(), null, true, null));
+        NodeView waiting = node("worker", OLD, OLD, "Done", false, null, null);
+
+        // Then with the policy it is marked and tainted for its coming post-update gate first, not cordoned,
+        // and its gate pod stays until the marker is there
+        LeverPlan.NodeLevers before = plan(waiting, both, ADMISSION, true);
+        assertThat(before)
+                .extracting("gatePod", "postUpdateTaint", "hold", "cordon")
+                .containsExactly(true, true, true, false);
+        assertThat(before.postUpdateGate()).isEqualTo(post());
+        NodeView held = marked(waiting);
+        assertThat(plan(held, both, ADMISSION, true))
+                .extracting("gatePod", "hold", "cordon")
+                .containsExactly(false, true, false);
+        // and its pool is not paused for it: the MCC may assign it
+        assertThat(PausePlan.poolPaused(
+                        "c1",
+                        pool("worker"),
+                        List.of(held),
+                        both,
+                        gates::get,
+                        n -> false,
+                        n -> true,
+                        PostUpdateHold.ADMISSION,
+                        g -> false))
+                .isFalse();
+
+        // and without the policy the pod stays until the assignment: nothing else would hold the node
+        // if its update ran while no gatekeeper runs
+        assertThat(plan(waiting, both, BATCH_PACING, true))
+                .extracting("gatePod", "postUpdateTaint", "hold")
+                .containsExactly(true, false, false);
+        NodeView assigned = node("worker", OLD, NEW, "Working", false, null, null);
+        assertThat(plan(assigned, both, BATCH_PACING, true).gatePod()).isFalse();
+        // a node only pre-update hooks watch loses its pod at once
+        assertThat(LeverPlan.node(
+                                "c1",
+                                pool("worker"),
+                                waiting,
+                                List.of(Gates.hook("kmod-check", Stage.PRE_UPDATE)),
+                                gates::get,
+                                PostUpdateHold.ADMISSION,
+                                n -> true,
+                                g -> false)
+                        .gatePod())
+                .isFalse();
+    }
+
+    @Test
+    void aNodeAssignedBeforeItsEarlyMarkerWasWrittenKeepsItsGatePodUntilTheMarkerIsOn() {
+        // Given worker-0's pre-update gate passed early, and the MCC assigned it before the marker was written
+        List<RegisteredHook> both =
+                List.of(Gates.hook("kmod-check", Stage.PRE_UPDATE), Gates.hook("node-check", Stage.POST_UPDATE));
+        gates.put(
+                GateId.of("c1", Stage.PRE_UPDATE, "worker-0", NEW),
+                new Gate(Gates.request(Stage.PRE_UPDATE, 1), Gates.T0, Map.of(), null, true, null));
+        NodeView assigned = node("worker", OLD, NEW, "Working", false, null, null);
+
+        // Then the pod stays, with the marker and taint wanted: were it gone first and the gatekeeper
+        // to die before the marker's write, the node would update and return with nothing holding it
+        assertThat(plan(assigned, both, ADMISSION, true))
+                .extracting("gatePod", "postUpdateTaint", "hold")
+                .containsExactly(true, true, true);
+
+        // and a change that does not drain is marked at its assignment only, with no gate pod kept for it
+        NodeView waiting = node("worker", OLD, OLD, "Done", false, null, null);
+        assertThat(plan(waiting, both, ADMISSION, false))
+                .extracting("gatePod", "postUpdateTaint", "hold")
+                .containsExactly(false, false, false);
+        assertThat(plan(assigned, both, ADMISSION, false))
+                .extracting("gatePod", "postUpdateTaint", "hold")
+                .containsExactly(false, true, true);
+    }
+
+    @Test
+    void aHoldThatLastsAtTheUncordonIsHandedOverToACordonOnceTheMcdIsDone() {
+        // Given worker-0 drained and rebooted, its uncordon refused under the marker, its gate open
+        // and due for the handover (failed, or held long enough)
+        gates.put(post(), gate(false));
+        NodeView refused = marked(node("worker", OLD, NEW, "Working", true, "uncordon-" + NEW, "drain-" + NEW));
+        PoolView rolling = pool("worker");
+        PoolView paused = paused(rolling);
+
+        // Then first its pool is paused, the node left as it is
+        assertThat(pausedFor(rolling, refused, true)).isTrue();
+        assertThat(handOver(rolling, refused))
+                .extracting("postUpdateTaint", "hold", "cordon")
+                .containsExactly(true, true, false);
+        // once the pool is paused, marker and cordon go in one write, the taint stays
+        LeverPlan.NodeLevers handing = handOver(paused, refused);
+        assertThat(handing).extracting("postUpdateTaint", "hold", "cordon").containsExactly(true, false, false);
+        Node written = nodeObject(refused);
+        assertThat(LeverWrites.node(written, handing)).isEqualTo(LeverWrites.NodeWrite.EDIT);
+        LeverWrites.edit(written, handing);
+        assertThat(written.getSpec().getUnschedulable()).isFalse();
+        assertThat(written.getMetadata().getAnnotations()).doesNotContainKey(GateObjects.HOLD);
+        assertThat(LeverWrites.tainted(written)).isTrue();
+
+        // When the drain controller's next try finds it uncordoned and the MCD is done
+        NodeView uncordoned = node("worker", OLD, NEW, "Working", false, "uncordon-" + NEW, "uncordon-" + NEW);
+        NodeView done = node("worker", NEW, NEW, "Done", false, "uncordon-" + NEW, "uncordon-" + NEW);
+        // Then the pool stays paused until the node is cordoned again, marked, by the gatekeeper
+        for (NodeView n : List.of(uncordoned, done)) {
+            assertThat(pausedFor(paused, n, true)).isTrue();
+        }
+        assertThat(handOver(paused, done))
+                .extracting("postUpdateTaint", "hold", "cordon")
+                .containsExactly(true, true, true);
+        NodeView cordoned = marked(node("worker", NEW, NEW, "Done", true, "uncordon-" + NEW, "uncordon-" + NEW));
+        assertThat(pausedFor(paused, cordoned, true)).isNull();
+
+        // A hold not due yet stays a refused uncordon, its pool rolling; so does any in the master pool
+        assertThat(LeverPlan.node("c1", paused, refused, POST_ONLY, gates::get, ADMISSION, n -> true, g -> false)
+                        .hold())
+                .isTrue();
+        assertThat(pausedFor(rolling, refused, false)).isNull();
+        NodeView master = marked(node("master", OLD, NEW, "Working", true, "uncordon-" + NEW, "drain-" + NEW));
+        assertThat(LeverPlan.handsOver("c1", paused(pool("master")), master, gates::get, g -> true))
+                .isFalse();
+    }
+
+    /** Whether the policy's gatekeeper wants {@code pool} paused for {@code node}; {@code due}: its handover. */
+    private Boolean pausedFor(PoolView pool, NodeView node, boolean due) {
+        return PausePlan.poolPaused(
+                "c1", pool, List.of(node), POST_ONLY, gates::get, n -> true, n -> true, ADMISSION, g -> due);
+    }
+
+    /** The levers of {@code node} in a rolling worker pool, no hold due for its handover. */
+    private LeverPlan.NodeLevers plan(NodeView node, List<RegisteredHook> hooks, PostUpdateHold mode, boolean drains) {
+        return LeverPlan.node("c1", pool("worker"), node, hooks, gates::get, mode, n -> drains, g -> false);
+    }
+
+    private LeverPlan.NodeLevers handOver(PoolView pool, NodeView node) {
+        return LeverPlan.node("c1", pool, node, POST_ONLY, gates::get, ADMISSION, n -> true, g -> true);
+    }
+
+    private static PoolView paused(PoolView p) {
+        return new PoolView(
+                p.name(),
+                p.uid(),
+                p.resourceVersion(),
+                p.generation(),
+                p.targetConfig(),
+                p.currentConfig(),
+                true,
+                p.maxUnavailable(),
+                p.machineCount(),
+                p.updatedMachineCount(),
+                p.degradedMachineCount(),
+                p.nodeSelector(),
+                p.conditions(),
+                p.degradedMessage(),
+                p.annotations());
+    }
+
+    private static NodeView marked(NodeView n) {
+        Map<String, String> annotations = new HashMap<>(n.annotations());
+        annotations.put(GateObjects.HOLD, post());
+        return Gates.with(n, annotations, true);
+    }
+
+    private static Node nodeObject(NodeView n) {
+        return new NodeBuilder()
+                .withNewMetadata()
+                .withName(n.name())
+                .withAnnotations(new HashMap<>(n.annotations()))
+                .endMetadata()
+                .withNewSpec()
+                .withUnschedulable(n.unschedulable())
+                .addNewTaint()
+                .withKey(LeverPlan.POST_UPDATE_TAINT)
+                .withValue(GateObjects.GATEKEEPER)
+                .withEffect("NoSchedule")
+                .endTaint()
+                .endSpec()
+                .build();
+    }
+
+    @Test
     void aHoldNearTheMcdsUncordonLimitIsToldBeforeIt() {
         // Given a node held at its uncordon handshake for 7.5 minutes
         Gate open = gate(false);
@@ -172,6 +358,7 @@ class PostUpdateHoldPlanTest {
                 "worker-0",
                 "worker-0",
                 "1",
+                null,
                 Map.of("node-role.kubernetes.io/worker", ""),
                 annotations,
                 true,
@@ -208,12 +395,12 @@ class PostUpdateHoldPlanTest {
     }
 
     private LeverPlan.NodeLevers levers(String pool, NodeView node, PostUpdateHold mode) {
-        return LeverPlan.node("c1", pool(pool), node, POST_ONLY, gates::get, mode);
+        return LeverPlan.node("c1", pool(pool), node, POST_ONLY, gates::get, mode, n -> true, g -> false);
     }
 
     private Boolean paused(String pool, PostUpdateHold mode, NodeView... nodes) {
-        return LeverPlan.poolPaused(
-                "c1", pool(pool), List.of(nodes), POST_ONLY, gates::get, n -> true, n -> true, mode);
+        return PausePlan.poolPaused(
+                "c1", pool(pool), List.of(nodes), POST_ONLY, gates::get, n -> true, n -> true, mode, g -> false);
     }
 
     private static PoolView pool(String name) {
@@ -234,6 +421,7 @@ class PostUpdateHoldPlanTest {
                 "worker-0",
                 "worker-0",
                 "1",
+                null,
                 Map.of("node-role.kubernetes.io/" + role, ""),
                 annotations(current, desired, state, drain, applied),
                 cordoned,

@@ -33,7 +33,6 @@ class RolloutPlanTest {
                 List.of(node("w-b", "b", 1), node("w-a2", "a", 3), node("w-a1", "a", 2), node("w-none", null, 0)),
                 HOOKS,
                 (from, to) -> NONE,
-                n -> Instant.ofEpochSecond(Long.parseLong(n.labels().get("age"))),
                 null);
 
         assertThat(plan.pending()).isTrue();
@@ -53,8 +52,8 @@ class RolloutPlanTest {
     void onTheMasterPoolTheGatesBeforeTheUpdateAreAdvisoryUnlessTheChangeDrains() {
         var masters = List.of(node("m0", "a", 0), node("m1", "b", 0), node("m2", "c", 0));
 
-        RolloutPlan rebootless = RolloutPlan.of(pool("master", "1"), masters, HOOKS, (f, t) -> NONE, n -> null, "m0");
-        RolloutPlan reboot = RolloutPlan.of(pool("master", "1"), masters, HOOKS, (f, t) -> REBOOT, n -> null, "m0");
+        RolloutPlan rebootless = RolloutPlan.of(pool("master", "1"), masters, HOOKS, (f, t) -> NONE, "m0");
+        RolloutPlan reboot = RolloutPlan.of(pool("master", "1"), masters, HOOKS, (f, t) -> REBOOT, "m0");
 
         // the operator's node last; pool-pre-update advisory either way
         assertThat(rebootless.nodes()).extracting(RolloutPlan.NodeStep::node).containsExactly("m1", "m2", "m0");
@@ -72,11 +71,11 @@ class RolloutPlanTest {
         PoolView atRest =
                 new PoolView("worker", "u", "1", 1, OLD, OLD, true, "1", 1, 1, 0, Map.of(), Map.of(), null, Map.of());
 
-        assertThat(RolloutPlan.of(atRest, List.of(), HOOKS, (f, t) -> null, n -> null, null)
+        assertThat(RolloutPlan.of(atRest, List.of(), HOOKS, (f, t) -> null, null)
                         .pending())
                 .isFalse();
-        assertThat(RolloutPlan.batch("10%", 5)).isEqualTo(1);
-        assertThat(RolloutPlan.batch("50%", 10)).isEqualTo(5);
+        assertThat(PoolView.batch("10%", 5)).isEqualTo(1);
+        assertThat(PoolView.batch("50%", 10)).isEqualTo(5);
     }
 
     private static PoolView pool(String name, String maxUnavailable) {
@@ -85,13 +84,12 @@ class RolloutPlanTest {
     }
 
     private static NodeView node(String name, String zone, int age) {
-        Map<String, String> labels = zone == null
-                ? Map.of("age", String.valueOf(age))
-                : Map.of("age", String.valueOf(age), McoApi.ZONE_LABEL, zone);
+        Map<String, String> labels = zone == null ? Map.of() : Map.of(McoApi.ZONE_LABEL, zone);
         return new NodeView(
                 name,
                 name,
                 "1",
+                Instant.ofEpochSecond(age),
                 labels,
                 Map.of(McoApi.CURRENT_CONFIG, OLD, McoApi.DESIRED_CONFIG, OLD, McoApi.STATE, McoApi.STATE_DONE),
                 false,

@@ -118,6 +118,8 @@ class DecisionSinkTest {
                     context,
                     () -> PostUpdateHold.BATCH_PACING,
                     new PoolSchedules(),
+                    Duration.ofMinutes(1),
+                    (node, gate) -> {},
                     CLOCK);
             sink = new DecisionSink(
                     DecisionSink.through(outbox), acked, reconciler::decided, List.of(reconciler::decided));

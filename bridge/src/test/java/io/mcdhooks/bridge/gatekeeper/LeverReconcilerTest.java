@@ -123,6 +123,8 @@ class LeverReconcilerTest {
                 context,
                 () -> PostUpdateHold.ADMISSION,
                 schedules,
+                Duration.ofMinutes(1),
+                (node, gate) -> {},
                 clock);
 
         // When the gatekeeper starts on Friday at noon
@@ -199,6 +201,8 @@ class LeverReconcilerTest {
                 context,
                 () -> PostUpdateHold.BATCH_PACING,
                 new PoolSchedules(),
+                Duration.ofMinutes(1),
+                (node, gate) -> {},
                 Clock.systemUTC());
     }
 }

@@ -64,7 +64,8 @@ final class ListedCluster implements Cluster {
                 Duration.ofSeconds(1),
                 Duration.ofSeconds(10),
                 10,
-                Duration.ofMinutes(2));
+                Duration.ofMinutes(2),
+                Duration.ofMinutes(1));
         return new GatekeeperService(
                 vertx,
                 context,

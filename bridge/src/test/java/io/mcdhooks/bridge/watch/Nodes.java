@@ -89,6 +89,7 @@ final class Nodes {
                 name,
                 "uid-" + name,
                 "1",
+                null,
                 Map.of("topology.kubernetes.io/zone", "zone-a"),
                 annotations,
                 unschedulable,

@@ -146,6 +146,17 @@ public final class Grammar<T> {
         });
     }
 
+    /** A duration from {@code min} to {@code max}. */
+    public static Grammar<Duration> duration(Duration min, Duration max) {
+        return of(DURATION_FORMS + ", from " + format(min) + " to " + format(max), text -> {
+            Duration value = parseDuration(text);
+            if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+                throw new IllegalArgumentException("out of range");
+            }
+            return value;
+        });
+    }
+
     /** One of {@code words}. */
     public static Grammar<String> oneOf(String... words) {
         Map<String, String> choices = new LinkedHashMap<>();

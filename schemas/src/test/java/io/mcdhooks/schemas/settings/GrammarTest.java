@@ -62,6 +62,17 @@ class GrammarTest {
         assertThat(Grammar.duration(Duration.ZERO).accepted()).isEqualTo(Grammar.DURATION_FORMS);
     }
 
+    @Test
+    void aBoundedDurationGrammarRefusesDurationsOutsideItsRangeAndSaysWhatItTakes() {
+        Grammar<Duration> bounded = Grammar.duration(Duration.ofSeconds(1), Duration.ofMinutes(9));
+
+        assertThat(bounded.parse("9m")).isEqualTo(Duration.ofMinutes(9));
+        assertThat(bounded.parse("1s")).isEqualTo(Duration.ofSeconds(1));
+        assertThatThrownBy(() -> bounded.parse("10m")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> bounded.parse("500ms")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(bounded.accepted()).isEqualTo(Grammar.DURATION_FORMS + ", from 1s to 9m");
+    }
+
     @Property
     void everyDurationItWritesItReadsBack(
             @ForAll @LongRange(min = 0, max = 999_999_999L) long amount, @ForAll Unit unit) {

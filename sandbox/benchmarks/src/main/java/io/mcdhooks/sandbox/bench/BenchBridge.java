@@ -56,6 +56,11 @@ final class BenchBridge implements AutoCloseable {
         Map<String, String> env = TestEnvironment.bridge(
                 bootstrap, CLUSTER, UUID.randomUUID().toString().substring(0, 8));
         env.put("MCDHOOKS_NAMESPACE", NAMESPACE);
+        // The lever a run compares (e.g. MCDHOOKS_PRE_UPDATE_LOOKAHEAD=0): taken from the harness's environment.
+        String lookahead = System.getenv(BridgeConfig.PRE_UPDATE_LOOKAHEAD.name());
+        if (lookahead != null) {
+            env.put(BridgeConfig.PRE_UPDATE_LOOKAHEAD.name(), lookahead);
+        }
         BridgeConfig config = BridgeConfig.fromEnvironment(env);
         Vertx vertx = Vertx.vertx();
         BridgeVerticle verticle = new BridgeVerticle(config, bridgeClient);

@@ -1,7 +1,9 @@
 package io.mcdhooks.sandbox.bench;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.mcdhooks.bridge.gate.GateObjects;
 import io.mcdhooks.sandbox.mco.Mco;
@@ -33,6 +35,10 @@ final class RolloutTrace implements AutoCloseable {
     private final String before;
     private final Map<String, Map<Step, Long>> seen = new ConcurrentHashMap<>();
     private final SharedIndexInformer<Node> informer;
+    private final SharedIndexInformer<Pod> gatePods;
+    /** When each worker's gate pod went: before its assignment, the drain never waits for it. */
+    private final Map<String, Long> gatePodGone = new ConcurrentHashMap<>();
+
     private final long start;
 
     /**
@@ -43,7 +49,24 @@ final class RolloutTrace implements AutoCloseable {
         this.before = before;
         this.start = System.nanoTime();
         informer = NodeWatch.inform(client, this::record);
+        gatePods = client.pods().inNamespace(BenchBridge.NAMESPACE).inform(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Pod pod) {}
+
+            @Override
+            public void onUpdate(Pod old, Pod pod) {}
+
+            @Override
+            public void onDelete(Pod pod, boolean unknown) {
+                String name = pod.getMetadata().getName();
+                if (name.startsWith(GATE_POD_PREFIX)) {
+                    gatePodGone.putIfAbsent(name.substring(GATE_POD_PREFIX.length()), System.nanoTime());
+                }
+            }
+        });
     }
+
+    private static final String GATE_POD_PREFIX = "mcdhooks-gate-";
 
     private void record(Node node) {
         Map<String, String> labels = node.getMetadata().getLabels();
@@ -129,18 +152,40 @@ final class RolloutTrace implements AutoCloseable {
         return (first - start) / 1e9;
     }
 
-    /** One line: time to the first assignment, occupancy, and each phase's p50 / p99 in ms. */
+    /**
+     * One line: time to the first assignment, occupancy, each phase's p50 / p99 in ms, and where
+     * gate pods were, how many had gone before their node was assigned and how long the others
+     * stayed after.
+     */
     String summary(int maxUnavailable) {
         StringBuilder line = new StringBuilder(String.format(
                 "first assignment after %.1f s, occupancy %.0f %%",
                 secondsToFirstAssignment(), occupancy(maxUnavailable) * 100));
         phases().forEach((step, stats) -> line.append(String.format(
                 ", →%s p50 %.0f ms p99 %.0f ms", step.name().toLowerCase(Locale.ROOT), stats.p50(), stats.p99())));
+        if (!gatePodGone.isEmpty()) {
+            int early = 0;
+            Latency after = new Latency();
+            for (var e : gatePodGone.entrySet()) {
+                Long assigned = seen.getOrDefault(e.getKey(), Map.of()).get(Step.ASSIGNED);
+                if (assigned == null || e.getValue() <= assigned) {
+                    early++;
+                } else {
+                    after.record(e.getValue() - assigned);
+                }
+            }
+            line.append(String.format(", gate pods gone before assignment %d of %d", early, gatePodGone.size()));
+            if (early < gatePodGone.size()) {
+                Latency.Stats stats = after.stats();
+                line.append(String.format(", the others after p50 %.0f ms p99 %.0f ms", stats.p50(), stats.p99()));
+            }
+        }
         return line.toString();
     }
 
     @Override
     public void close() {
         informer.close();
+        gatePods.close();
     }
 }

@@ -49,6 +49,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -153,6 +154,15 @@ final class FaultRun {
         this.api = new ApiFaults(spec.seed(), 0.20, 0.10, 0.20, Duration.ofMillis(800));
         this.dir = logRoot.resolve(spec.name() + "-" + spec.seed());
         try {
+            // A replayed seed writes to the same directory: what an earlier run left there (the hook's
+            // passes file above all) would be read as this run's.
+            if (Files.exists(dir)) {
+                try (Stream<Path> old = Files.walk(dir)) {
+                    for (Path p : old.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.delete(p);
+                    }
+                }
+            }
             Files.createDirectories(dir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

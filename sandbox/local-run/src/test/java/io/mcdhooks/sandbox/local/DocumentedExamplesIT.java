@@ -138,8 +138,9 @@ class DocumentedExamplesIT {
             Node heldNode = system.client().nodes().withName(held.node()).get();
             assertThat(heldNode.getSpec().getUnschedulable()).isTrue();
             assertThat(heldNode.getSpec().getTaints()).anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
-            // The local run installs the post-update hold: kube-apiserver keeps the drain's cordon, the
-            // marker names the gate, and the MCD waits at its uncordon handshake on the new config
+            // The local run installs the post-update hold: kube-apiserver keeps the cordon, the marker
+            // names the gate, and the MCD asked for its uncordon on the new config (the failed hold is
+            // handed over to the gatekeeper's cordon, so the MCD need not wait there)
             assertThat(heldNode.getMetadata().getAnnotations())
                     .containsEntry(GateObjects.HOLD, held.gateId())
                     .containsEntry(

@@ -391,6 +391,13 @@ final class DrainController {
             if (terminating.contains(key(pod))) {
                 continue;
             }
+            // The list above may predate the pod's deletion, whose handler has since taken it out of
+            // `terminating`: the informer drops a pod from its store before that handler runs, so a
+            // pod still in the store now was never deleted. Evicting it again would make a second
+            // replacement (seen in CI: four pods where two were evicted).
+            if (pods.getStore().getByKey(key(pod)) == null) {
+                continue;
+            }
             String ns = pod.getMetadata().getNamespace();
             List<Pod> namespacePods = new ArrayList<>(pods.getIndexer().byIndex(Cache.NAMESPACE_INDEX, ns));
             List<PodDisruptionBudget> nsBudgets = budgets.getIndexer().byIndex(Cache.NAMESPACE_INDEX, ns);
