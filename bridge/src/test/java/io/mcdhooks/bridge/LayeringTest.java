@@ -14,13 +14,13 @@ import org.junit.jupiter.api.Test;
 /**
  * The pure cores stay pure: the MCO views ({@code mco}), the transition classifiers
  * ({@code watch}) and the gatekeeper's core ({@code gate}: gate machine, gatekeeper, lever plan,
- * verdict screen, why-held line) import nothing from Vert.x, the fabric8 client or Kafka. fabric8's
+ * verdict screen, why-held line) and the rollback's plan ({@code rollback}) import nothing from Vert.x, the fabric8 client or Kafka. fabric8's
  * model types ({@code io.fabric8.kubernetes.api.model}) are data, and allowed.
  */
 class LayeringTest {
 
     private static final String[] PURE = {
-        "io.mcdhooks.bridge.mco", "io.mcdhooks.bridge.watch", "io.mcdhooks.bridge.gate"
+        "io.mcdhooks.bridge.mco", "io.mcdhooks.bridge.watch", "io.mcdhooks.bridge.gate", "io.mcdhooks.bridge.rollback"
     };
 
     private static JavaClasses bridge;
