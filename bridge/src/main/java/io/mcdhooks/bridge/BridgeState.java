@@ -72,6 +72,15 @@ public final class BridgeState {
      */
     private final Set<String> openedEarly = new HashSet<>();
     /**
+     * Read back after a restart: the pre-update requests, and the assignments ("node target") that
+     * were published. A request read back whose node's assignment to that target was not is one
+     * asked early, before a restart forgot {@link #openedEarly}: the assignment seen now is still
+     * its opening. (The two topics are read back interleaved, so this is settled at the assignment.)
+     */
+    private final Set<String> recoveredPreUpdate = new HashSet<>();
+
+    private final Set<String> recoveredAssignments = new HashSet<>();
+    /**
      * The latest attempt requested of each gate. A gate comes back (a rollback, then a roll
      * forward to a config seen before): its next request is a new attempt, which asks every hook
      * again, and verdicts for older attempts are stale.
@@ -121,11 +130,17 @@ public final class BridgeState {
         if (stage != null && event.toConfig() != null) {
             owedGates.computeIfAbsent(name, n -> new ArrayList<>()).add(new OwedGate(stage, event.toConfig()));
         }
+        if (stage == Stage.PRE_UPDATE && event.toConfig() != null) {
+            recoveredAssignments.add(name + " " + event.toConfig());
+        }
     }
 
     /** Feeds back a gate request published before a restart. */
     public void recover(GateRequest request) {
         attempts.merge(request.gateId(), request.attempt(), Math::max);
+        if (request.stage() == Stage.PRE_UPDATE && request.node() != null) {
+            recoveredPreUpdate.add(request.gateId());
+        }
     }
 
     public List<Outgoing> onPool(PoolView pool, boolean initial) {
@@ -312,7 +327,12 @@ public final class BridgeState {
         }
         String gateId = GateId.of(cluster, stage, node == null ? pool : node.name(), targetConfig);
         // Assigned after its early gate was asked: that request stands for this opening.
-        boolean anew = observed && !(stage == Stage.PRE_UPDATE && openedEarly.remove(gateId));
+        boolean early = stage == Stage.PRE_UPDATE
+                && (openedEarly.remove(gateId)
+                        || node != null
+                                && recoveredPreUpdate.remove(gateId)
+                                && !recoveredAssignments.contains(node.name() + " " + targetConfig));
+        boolean anew = observed && !early;
         pendGate(stage, pool, node, targetConfig, now, Timing.AT_TRANSITION, anew);
     }
 

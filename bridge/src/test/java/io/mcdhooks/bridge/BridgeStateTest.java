@@ -123,6 +123,57 @@ class BridgeStateTest {
     }
 
     @Test
+    void aNodeAssignedAfterARestartThatForgotItsEarlyGateIsNotAskedAgain() {
+        // Given worker-0's pre-update gate asked early (before its assignment), then a restart: its
+        // request is read back, no assignment of worker-0 was ever published
+        BridgeState state = classifying(spec("realtime", List.of()), 1);
+        state.recover(new LifecycleEvent(
+                "c1",
+                new LifecycleEvent.ObjectRef(
+                        LifecycleEvent.ObjectRef.Kind.MachineConfigPool, "worker", "uid-worker", null),
+                "worker",
+                Transition.NEW_TARGET_CONFIG,
+                OLD,
+                NEW,
+                null,
+                null,
+                null,
+                null,
+                null,
+                T0.minusSeconds(10),
+                false,
+                null));
+        state.recover(early("worker-0"));
+        state.onNode(atRest("worker-0"), true);
+        state.onNode(atRest("worker-1"), true);
+        state.onPool(pool(NEW, 2), true);
+
+        // When the MCC assigns it
+        List<GateRequest> requests = requests(state.onNode(updating("worker-0"), false));
+
+        // Then that request stands for this opening: no second attempt asks its hooks again
+        assertThat(requests)
+                .filteredOn(
+                        r -> r.stage() == Stage.PRE_UPDATE && r.node().name().equals("worker-0"))
+                .isEmpty();
+    }
+
+    private static GateRequest early(String node) {
+        return new GateRequest(
+                "c1",
+                GateId.of("c1", Stage.PRE_UPDATE, node, NEW),
+                1,
+                Stage.PRE_UPDATE,
+                new GateRequest.PoolFacts("worker", "1", 3),
+                new GateRequest.NodeFacts(node, null, Map.of()),
+                OLD,
+                NEW,
+                new GateRequest.TargetFacts("quay.io/os@sha256:02", "realtime", List.of(), List.of(), null),
+                T0,
+                T0.plus(Duration.ofMinutes(30)));
+    }
+
+    @Test
     void aPreUpdateGateOfAChangeThatDoesNotDrainOpensWithThePoolsNewTargetBeforeAnyNodeIsAssigned() {
         // Given the MCO's default policy and a new target that only adds an SSH key
         BridgeState state = classifying(spec("default", List.of("ssh-ed25519 AAAA new")));
