@@ -150,7 +150,9 @@ public final class LeverPlan {
                 && rolling
                 && !finished
                 && (!released(pre)
-                        || drained && (hold && !markerOn || early && postHooks && mode == PostUpdateHold.BATCH_PACING));
+                        || drained
+                                && !drainOver(node)
+                                && (hold && !markerOn || early && postHooks && mode == PostUpdateHold.BATCH_PACING));
         boolean uncordonRequested = node.desiredConfig() != null
                 && (McoApi.UNCORDON_PREFIX + node.desiredConfig()).equals(node.desiredDrain());
         boolean inFlight = node.updating() || !McoApi.STATE_DONE.equals(node.state());
@@ -196,6 +198,17 @@ public final class LeverPlan {
         }
         Gate post = gates.apply(GateId.of(cluster, Stage.POST_UPDATE, node.name(), desired));
         return post != null && !post.released() && handOver.test(post);
+    }
+
+    /** Whether the node's drain for its update is done: a gate pod holds nothing any more. */
+    private static boolean drainOver(NodeView node) {
+        String desired = node.desiredConfig();
+        if (desired == null || !node.updating()) {
+            return false;
+        }
+        return (McoApi.DRAIN_PREFIX + desired).equals(node.lastAppliedDrain())
+                || (McoApi.UNCORDON_PREFIX + desired).equals(node.desiredDrain())
+                || (McoApi.UNCORDON_PREFIX + desired).equals(node.lastAppliedDrain());
     }
 
     static boolean required(PoolView pool) {

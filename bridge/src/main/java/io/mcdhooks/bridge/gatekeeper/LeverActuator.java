@@ -66,6 +66,9 @@ final class LeverActuator implements Levers {
 
     private boolean stopped;
 
+    /** Nodes a cordoning write of which is in flight. */
+    private final Set<String> cordoning = new HashSet<>();
+
     private final Set<String> gatePods = new HashSet<>();
     /** Gate pods that exist but do not hold (not Running and Ready), by node, with why. */
     private final Map<String, String> notHolding = new HashMap<>();
@@ -142,6 +145,11 @@ final class LeverActuator implements Levers {
     }
 
     @Override
+    public boolean cordoning(String node) {
+        return cordoning.contains(node);
+    }
+
+    @Override
     public Map<String, String> gatePodsNotHolding() {
         return Map.copyOf(notHolding);
     }
@@ -156,12 +164,15 @@ final class LeverActuator implements Levers {
     @Override
     public void applyNode(Node current, LeverPlan.NodeLevers want, Runnable planAgain) {
         String name = current.getMetadata().getName();
+        // Marked while on its way, so that the pool's pause waits for it (LeverReconciler).
+        String cordons = want.cordon() && !Boolean.TRUE.equals(current.getSpec().getUnschedulable()) ? name : null;
         switch (LeverWrites.node(current, want)) {
             // The race that matters: the MCD's uncordon lands, and the MCC may pick the next node
             // as soon as this one looks Done. A merge patch needs no read first and cannot lose
             // an optimistic-lock race, so the cordon is back within one round trip.
-            case CORDON -> run("node/" + name, planAgain, () -> cordon(name, want.postUpdateGate(), want.hold()));
-            case EDIT -> run("node/" + name, planAgain, () -> editNode(name, want));
+            case CORDON ->
+                run("node/" + name, planAgain, () -> cordon(name, want.postUpdateGate(), want.hold()), cordons);
+            case EDIT -> run("node/" + name, planAgain, () -> editNode(name, want), cordons);
             case NONE -> {}
         }
         if (want.gatePod() && !gateObjectsComplete(name)) {
@@ -263,12 +274,23 @@ final class LeverActuator implements Levers {
      * object as then known (nothing else may come to heal it before the informer's resync).
      */
     private void run(String key, Runnable planAgain, Callable<Void> write) {
+        run(key, planAgain, write, null);
+    }
+
+    /** @param cordons the node this write cordons, or null */
+    private void run(String key, Runnable planAgain, Callable<Void> write, String cordons) {
         if (!inFlight.add(key)) {
             skipped.put(key, planAgain);
             return;
         }
+        if (cordons != null) {
+            cordoning.add(cordons);
+        }
         worker.executeBlocking(write, false).onComplete(r -> {
             inFlight.remove(key);
+            if (cordons != null) {
+                cordoning.remove(cordons);
+            }
             Runnable again = skipped.remove(key);
             if (r.succeeded()) {
                 failures.remove(key);

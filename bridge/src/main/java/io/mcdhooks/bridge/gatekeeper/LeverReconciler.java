@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.gate.AckedGates;
 import io.mcdhooks.bridge.gate.Gate;
+import io.mcdhooks.bridge.gate.GateObjects;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.gate.PausePlan;
@@ -209,7 +210,7 @@ final class LeverReconciler {
         levers.applyNode(node, want, () -> {
             Node latest = cluster.node(name);
             if (latest != null) {
-                plan(latest);
+                nodeChanged(latest);
             }
         });
     }
@@ -259,6 +260,15 @@ final class LeverReconciler {
                 mode.get(),
                 handOver());
         paused = PausePlan.withinSchedule(view, paused, schedules.open(poolName, clock.instant()));
+        // A cordon on its way may land after an unpause planned without it: the MCC would then have
+        // assigned a node on the strength of one that is out again (over maxUnavailable). The pool
+        // stays paused until it has landed; its node's event plans the pause again.
+        if (view.paused()
+                && view.annotations().containsKey(GateObjects.PAUSED_BY)
+                && !Boolean.TRUE.equals(paused)
+                && nodes.stream().anyMatch(n -> levers.cordoning(n.name()))) {
+            paused = true;
+        }
         levers.applyPool(pool, paused, () -> planPauseSoon(poolName));
     }
 

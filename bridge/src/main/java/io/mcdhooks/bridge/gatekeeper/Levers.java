@@ -23,6 +23,12 @@ interface Levers {
      */
     boolean gatePodReady(String node);
 
+    /**
+     * Whether a write that cordons {@code node} is on its way: until it lands, the node may look
+     * available (uncordoned, Done) to a plan, and the MCC must not be let assign another.
+     */
+    boolean cordoning(String node);
+
     /** Gate pods that exist but do not hold yet, by node, with why ({@code Pending: ImagePullBackOff …}). */
     Map<String, String> gatePodsNotHolding();
 

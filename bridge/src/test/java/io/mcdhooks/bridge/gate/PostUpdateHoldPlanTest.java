@@ -279,6 +279,16 @@ class PostUpdateHoldPlanTest {
         NodeView cordoned = marked(node("worker", NEW, NEW, "Done", true, "uncordon-" + NEW, "uncordon-" + NEW));
         assertThat(pausedFor(paused, cordoned, true)).isNull();
 
+        // (and a node a pre-update hook watches gets no gate pod back: its drain is over)
+        gates.put(
+                GateId.of("c1", Stage.PRE_UPDATE, "worker-0", NEW),
+                new Gate(Gates.request(Stage.PRE_UPDATE, 1), Gates.T0, Map.of(), null, true, null));
+        List<RegisteredHook> both =
+                List.of(Gates.hook("kmod-check", Stage.PRE_UPDATE), Gates.hook("node-check", Stage.POST_UPDATE));
+        assertThat(LeverPlan.node("c1", paused, uncordoned, both, gates::get, ADMISSION, n -> true, g -> true)
+                        .gatePod())
+                .isFalse();
+
         // A hold not due yet stays a refused uncordon, its pool rolling; so does any in the master pool
         assertThat(LeverPlan.node("c1", paused, refused, POST_ONLY, gates::get, ADMISSION, n -> true, g -> false)
                         .hold())

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.MovingClock;
 import io.mcdhooks.bridge.gate.AckedGates;
+import io.mcdhooks.bridge.gate.GateObjects;
 import io.mcdhooks.bridge.gate.Gatekeeper;
 import io.mcdhooks.bridge.gate.PoolSchedules;
 import io.mcdhooks.bridge.gate.PostUpdateHold;
@@ -152,6 +153,49 @@ class LeverReconcilerTest {
             reconciler.tick();
         });
         await().atMost(Duration.ofSeconds(10)).until(() -> Optional.of(true).equals(levers.pools.get("worker")));
+    }
+
+    @Test
+    void aPoolTheGatekeeperPausedStaysPausedWhileACordonOfOneOfItsNodesIsOnItsWay() throws Exception {
+        // Given a worker pool the gatekeeper paused and now has no reason to hold
+        GenericKubernetesResource pool = new GenericKubernetesResourceBuilder()
+                .withApiVersion("machineconfiguration.openshift.io/v1")
+                .withKind("MachineConfigPool")
+                .withNewMetadata()
+                .withName("worker")
+                .addToAnnotations(GateObjects.PAUSED_BY, GateObjects.GATEKEEPER)
+                .endMetadata()
+                .addToAdditionalProperties("spec", Map.of("paused", true))
+                .build();
+        cluster = new ListedCluster(nodes, pool);
+        Gatekeeper gatekeeper = new Gatekeeper("test", Clock.systemUTC(), d -> {});
+        RecordingLevers levers = new RecordingLevers();
+        Context context = vertx.getOrCreateContext();
+        LeverReconciler reconciler = new LeverReconciler(
+                "test",
+                cluster,
+                gatekeeper,
+                new AckedGates(gatekeeper),
+                levers,
+                context,
+                () -> PostUpdateHold.ADMISSION,
+                new PoolSchedules(),
+                Duration.ofMinutes(1),
+                (node, gate) -> {},
+                Clock.systemUTC());
+
+        // When a write that cordons one of its nodes is still on its way (planned before a release:
+        // landing after the unpause, it would put the pool over its budget once the MCC took another)
+        levers.cordoning.add(nodes.get(0).getMetadata().getName());
+        context.runOnContext(v -> reconciler.start());
+
+        // Then the pool stays paused
+        await().atMost(Duration.ofSeconds(10)).until(() -> Optional.of(true).equals(levers.pools.get("worker")));
+
+        // And once it has landed, the node's event lets the pool go
+        levers.cordoning.clear();
+        context.runOnContext(v -> reconciler.nodeChanged(nodes.get(0)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> Optional.empty().equals(levers.pools.get("worker")));
     }
 
     private static GenericKubernetesResource pool(String target, String current, int updated) {

@@ -19,6 +19,8 @@ final class RecordingLevers implements Levers {
     final Map<String, Optional<Boolean>> pools = new ConcurrentHashMap<>();
     /** Nodes whose gate pod and budget exist. */
     final Set<String> gatePods = ConcurrentHashMap.newKeySet();
+    /** Nodes a cordoning write of which is on its way. */
+    final Set<String> cordoning = ConcurrentHashMap.newKeySet();
 
     @Override
     public Future<Void> watch(Consumer<String> changed) {
@@ -28,6 +30,11 @@ final class RecordingLevers implements Levers {
     @Override
     public boolean gatePodReady(String node) {
         return gatePods.contains(node);
+    }
+
+    @Override
+    public boolean cordoning(String node) {
+        return cordoning.contains(node);
     }
 
     @Override
