@@ -64,7 +64,9 @@ class NodeControllerIT {
                                     .get("configuration")
                                     .toString())
                             .contains(second));
-            assertThat(sim.events("worker", "Completed")).hasSize(2);
+            // The node controller posts its Event after the status write, as the MCO's does
+            await().atMost(LONG).untilAsserted(() -> assertThat(sim.events("worker", "Completed"))
+                    .hasSize(2));
         }
     }
 
