@@ -65,8 +65,9 @@ class NodeControllerIT {
                                     .toString())
                             .contains(second));
             // The node controller posts its Event after the status write, as the MCO's does
-            await().atMost(LONG).untilAsserted(() -> assertThat(sim.events("worker", "Completed"))
-                    .hasSize(2));
+            await().atMost(LONG)
+                    .untilAsserted(
+                            () -> assertThat(sim.events("worker", "Completed")).hasSize(2));
         }
     }
 
