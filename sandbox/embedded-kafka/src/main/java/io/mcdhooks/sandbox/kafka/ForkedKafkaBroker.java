@@ -56,8 +56,9 @@ public final class ForkedKafkaBroker implements KafkaBroker {
     private ForkedKafkaBroker(Path workDir, Map<String, String> extraConfig) {
         this.workDir = workDir;
         this.extraConfig = Map.copyOf(extraConfig);
-        this.brokerPort = freePort();
-        this.controllerPort = freePort();
+        int[] ports = freePorts(2);
+        this.brokerPort = ports[0];
+        this.controllerPort = ports[1];
         this.clusterId = Uuid.randomUuid().toString();
         this.shutdownHook = new Thread(this::destroyProcess, "forked-kafka-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -303,12 +304,31 @@ public final class ForkedKafkaBroker implements KafkaBroker {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
+    /**
+     * {@code count} distinct free ports. The sockets are held open together while the ports are
+     * chosen: asked one after the other, the kernel may hand out the same port twice (it did, beside
+     * a CPU hog), and the broker refuses two listeners on one port.
+     */
+    private static int[] freePorts(int count) {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+                sockets.add(socket);
+                ports[i] = socket.getLocalPort();
+            }
+            return ports;
         } catch (IOException e) {
             throw new UncheckedIOException("no free port", e);
+        } finally {
+            for (ServerSocket socket : sockets) {
+                try {
+                    socket.close();
+                } catch (IOException e) {
+                    LOG.debug("cannot close a probe socket", e);
+                }
+            }
         }
     }
 
