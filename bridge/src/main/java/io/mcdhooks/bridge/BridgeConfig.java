@@ -46,6 +46,10 @@ import java.util.regex.Pattern;
  * @param preUpdateLookahead MCDHOOKS_PRE_UPDATE_LOOKAHEAD: how many batches (maxUnavailable nodes
  *                         each) of a rolling pool's next nodes, in the MCC's order, get their
  *                         pre-update gate before they are assigned; 0: at assignment only
+ * @param snapshotsTopic   MCDHOOKS_CONFIG_SNAPSHOTS_TOPIC: the compacted topic of the MachineConfigs
+ *                         each rendered config was made from, which a rollback puts back
+ * @param snapshotsKept    MCDHOOKS_CONFIG_SNAPSHOTS_KEPT: how many of a pool's newest snapshots are
+ *                         kept (the configs its nodes are on or going to are kept anyway)
  * @param stateSeal        MCDHOOKS_STATE_KEY_FILE: seals this cluster's state records (required): a
  *                         restart trusts no lifecycle event, request or decision without its seal
  */
@@ -74,6 +78,8 @@ public record BridgeConfig(
         boolean leaderElection,
         Duration uncordonHandover,
         int preUpdateLookahead,
+        String snapshotsTopic,
+        int snapshotsKept,
         StateSeal stateSeal) {
 
     private static final Grammar<Duration> POSITIVE = Grammar.duration(Duration.ofMillis(1));
@@ -135,6 +141,10 @@ public record BridgeConfig(
     public static final Setting<Integer> PRE_UPDATE_LOOKAHEAD =
             Setting.of("MCDHOOKS_PRE_UPDATE_LOOKAHEAD", Grammar.integer(0, 100)).orElse("1");
 
+    public static final Setting<Integer> CONFIG_SNAPSHOTS_KEPT = Setting.of(
+                    "MCDHOOKS_CONFIG_SNAPSHOTS_KEPT", Grammar.integer(1, 100))
+            .orElse("5");
+
     /** Every variable the bridge reads. */
     public static final List<Setting<?>> SETTINGS = List.of(
             CLUSTER,
@@ -158,6 +168,8 @@ public record BridgeConfig(
             TopicSettings.VERDICTS,
             TopicSettings.GATE_DECISIONS,
             TopicSettings.DEAD_LETTER,
+            TopicSettings.CONFIG_SNAPSHOTS,
+            CONFIG_SNAPSHOTS_KEPT,
             LAG_INTERVAL,
             LAG_WINDOW,
             VERDICT_CLOCK_SKEW);
@@ -208,6 +220,8 @@ public record BridgeConfig(
                 settings.get(LEADER_ELECTION),
                 settings.get(UNCORDON_HANDOVER),
                 settings.get(PRE_UPDATE_LOOKAHEAD),
+                settings.get(TopicSettings.CONFIG_SNAPSHOTS),
+                settings.get(CONFIG_SNAPSHOTS_KEPT),
                 settings.require(STATE_KEY));
     }
 }

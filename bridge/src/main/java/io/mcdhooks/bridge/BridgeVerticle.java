@@ -20,6 +20,8 @@ import io.mcdhooks.bridge.publish.Outgoing;
 import io.mcdhooks.bridge.publish.PublishedLog;
 import io.mcdhooks.bridge.publish.RecordSender;
 import io.mcdhooks.bridge.publish.TopicSetup;
+import io.mcdhooks.bridge.rollback.SnapshotCodec;
+import io.mcdhooks.bridge.snapshots.SnapshotRecorder;
 import io.mcdhooks.bridge.ui.RolloutObserver;
 import io.mcdhooks.bridge.ui.StatusPage;
 import io.mcdhooks.bridge.ui.TimelinePage;
@@ -42,7 +44,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -88,6 +89,11 @@ public final class BridgeVerticle extends VerticleBase {
     private KafkaRecordSender ownSender;
     private SharedIndexInformer<Node> nodeInformer;
     private SharedIndexInformer<GenericKubernetesResource> poolInformer;
+    /** Every MachineConfig: rendered ones are published, all are snapshotted for a rollback. */
+    private SharedIndexInformer<GenericKubernetesResource> configInformer;
+    /** The config snapshots, unless the gatekeeper is off. */
+    private SnapshotRecorder snapshots;
+
     private HttpServer http;
     private RolloutObserver observer;
     private long observeTimer = -1;
@@ -166,6 +172,20 @@ public final class BridgeVerticle extends VerticleBase {
                     metrics,
                     clock);
             listeners.add(gatekeeper);
+            snapshots = new SnapshotRecorder(
+                    vertx,
+                    new SnapshotRecorder.Settings(
+                            config.cluster(), config.kafka(), config.snapshotsTopic(), config.snapshotsKept()),
+                    new SnapshotCodec(config.cluster(), config.stateSeal()),
+                    sender,
+                    name -> configInformer == null
+                            ? null
+                            : configInformer.getStore().getByKey(name),
+                    () -> poolInformer == null
+                            ? List.of()
+                            : poolInformer.getStore().list(),
+                    clock);
+            listeners.add(snapshots);
             policy = gatekeeper.policy();
             gates = gatekeeper.gatekeeper();
         }
@@ -220,6 +240,11 @@ public final class BridgeVerticle extends VerticleBase {
         return synced && outbox.healthy();
     }
 
+    /** The config snapshots, or {@code null} when the bridge only publishes. */
+    public SnapshotRecorder snapshots() {
+        return snapshots;
+    }
+
     /** The gatekeeper, or {@code null} when the bridge only publishes. */
     public GatekeeperService gatekeeper() {
         return gatekeeper;
@@ -234,11 +259,15 @@ public final class BridgeVerticle extends VerticleBase {
                             config.gateRequestsTopic(),
                             config.verdictsTopic(),
                             config.decisionsTopic(),
-                            config.deadLetterTopic()),
+                            config.deadLetterTopic(),
+                            config.snapshotsTopic()),
                     config.topicPartitions(),
-                    // The verdict screen judges producedAt against the broker's time, the same
-                    // live and when read back.
-                    Set.of(config.verdictsTopic()));
+                    Map.of(
+                            // The verdict screen judges producedAt against the broker's time, the
+                            // same live and when read back.
+                            config.verdictsTopic(), Map.of("message.timestamp.type", "LogAppendTime"),
+                            // One snapshot per key is all a rollback needs; a tombstone lets one go.
+                            config.snapshotsTopic(), Map.of("cleanup.policy", "compact")));
         }
         return null;
     }
@@ -283,7 +312,7 @@ public final class BridgeVerticle extends VerticleBase {
                 "v1",
                 RESYNC_MILLIS,
                 McoInformers.levelHandler(p -> ctx.runOnContext(v -> onPool(p)), (p, unknown) -> {}));
-        SharedIndexInformer<GenericKubernetesResource> configs = McoInformers.informer(
+        configInformer = McoInformers.informer(
                 client,
                 McoApi.CONFIG_KIND,
                 "v1",
@@ -296,7 +325,7 @@ public final class BridgeVerticle extends VerticleBase {
                         },
                         (c, unknown) -> {}));
         return started(poolInformer)
-                .compose(v -> started(configs))
+                .compose(v -> started(configInformer))
                 .compose(v -> startDisruptionPolicyInformer(ctx))
                 .compose(v -> startMcnInformer(ctx))
                 .compose(v -> {

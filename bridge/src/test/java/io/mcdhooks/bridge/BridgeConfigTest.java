@@ -94,6 +94,8 @@ class BridgeConfigTest {
                 "MCDHOOKS_NAMESPACE         | my_ns   | a Kubernetes namespace name",
                 "MCDHOOKS_GATED_POOLS       | 'a,,b'  | a pool name, or * for all pools",
                 "MCDHOOKS_VERDICTS_TOPIC    | a topic | a Kafka topic name",
+                "MCDHOOKS_CONFIG_SNAPSHOTS_KEPT | 0   | a whole number from 1 to 100",
+                "MCDHOOKS_CONFIG_SNAPSHOTS_TOPIC | a/b | a Kafka topic name",
             })
     void refusesAValueOutsideItsGrammarNamingTheVariableTheValueAndWhatIsAccepted(
             String variable, String value, String accepted) {

@@ -3,92 +3,42 @@ package io.mcdhooks.bridge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.gate.GateObjects;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.gate.LeverWrites;
-import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
 import io.mcdhooks.bridge.mco.ChangeClassifier;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.kafka.junit.KafkaBrokerExtension;
-import io.mcdhooks.sandbox.mco.Identity;
-import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.sandbox.mco.MachineConfigs;
 import io.mcdhooks.sandbox.mco.Mco;
-import io.mcdhooks.sandbox.mco.McoSimulator;
 import io.mcdhooks.sandbox.mco.SimulatedDeployment;
 import io.mcdhooks.sandbox.mco.SimulatorConfig;
 import io.mcdhooks.sandbox.mco.Topology;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
-import io.vertx.core.Vertx;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * What the project's levers promise, checked on the simulator that behaves like the real MCO of
  * today (node disruption policies, Pending pods evicted without their budget, the ClusterOperator,
- * single-node clusters). Each test states the promise; where the levers do not keep it yet, the test
- * is disabled with what fails, until the issue that makes the levers hold on a real MCO is resolved.
+ * single-node clusters). Each test states the promise.
  */
 @ExtendWith(KafkaBrokerExtension.class)
-class RealMcoGapsIT {
-
-    private static final String NAMESPACE = "mcdhooks";
-    private static final String ISSUE =
-            "Fails on the faithful simulator until the issue \"Levers that hold on a real MCO: holds enforced"
-                    + " by the API server, rolling pools, every kind of update and topology\" is resolved: ";
-    private static final double TIME_SCALE = 100;
-    private static final Identity GATEKEEPER = Identity.serviceAccount(NAMESPACE, "mcdhooks-bridge");
-    private static final Path HOLD_POLICY = Path.of("..", "deploy", "admission", "v1", "post-update-hold-policy.yaml");
-    private static final Duration LONG = Duration.ofSeconds(90);
-
-    private final KafkaBroker broker;
-    private InMemoryCluster cluster;
-    private KubernetesClient client;
-    private McoSimulator mco;
-    private Vertx vertx;
-    private ScriptedHook hook;
+class RealMcoGapsIT extends GatekeeperOnSimulator {
 
     RealMcoGapsIT(KafkaBroker broker) {
-        this.broker = broker;
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        if (hook != null) {
-            hook.close();
-        }
-        if (vertx != null) {
-            vertx.close().await();
-        }
-        if (mco != null) {
-            mco.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
+        super(broker, "gaps");
     }
 
     @Test
@@ -274,15 +224,6 @@ class RealMcoGapsIT {
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(() -> assigned(target) == 1);
     }
 
-    /** The hold as shipped in deploy/, applied as written. */
-    private void installHoldPolicy() {
-        try (InputStream in = Files.newInputStream(HOLD_POLICY)) {
-            client.load(in).create();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     /** Workers the MCD is done with on {@code target}, cordoned by the gatekeeper under the hold marker. */
     private List<String> handedOver(String target) {
         return workers().stream()
@@ -293,129 +234,5 @@ class RealMcoGapsIT {
                         && "Done".equals(annotation(n, Mco.STATE)))
                 .map(n -> n.getMetadata().getName())
                 .toList();
-    }
-
-    private List<String> events(String node, String reason) {
-        return client.v1().events().inNamespace(Mco.NAMESPACE).list().getItems().stream()
-                .filter(e -> node.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason()))
-                .map(e -> e.getMessage())
-                .toList();
-    }
-
-    private long assigned(String target) {
-        return workers().stream()
-                .filter(n -> target.equals(annotation(n, Mco.DESIRED_CONFIG)))
-                .count();
-    }
-
-    private String holdMode(String hook) {
-        UpdateHook resource = client.resources(UpdateHook.class).withName(hook).get();
-        return resource == null
-                        || resource.getStatus() == null
-                        || resource.getStatus().getPostUpdateHold() == null
-                ? null
-                : resource.getStatus().getPostUpdateHold().getMode();
-    }
-
-    private void start(Topology.Builder topology, SimulatorConfig simulator, Map<String, String> bridgeEnv) {
-        start(topology, simulator, bridgeEnv, TIME_SCALE);
-    }
-
-    private void start(
-            Topology.Builder topology, SimulatorConfig simulator, Map<String, String> bridgeEnv, double timeScale) {
-        Map<String, String> env = TestEnvironment.bridge(broker, "gaps");
-        env.put("MCDHOOKS_NAMESPACE", NAMESPACE);
-        env.put("MCDHOOKS_TICK", "200ms");
-        env.putAll(bridgeEnv);
-        config = BridgeConfig.fromEnvironment(env);
-        cluster = InMemoryCluster.start();
-        client = cluster.client();
-        topology.build().apply(client);
-        client.namespaces()
-                .resource(new NamespaceBuilder()
-                        .withNewMetadata()
-                        .withName(NAMESPACE)
-                        .endMetadata()
-                        .build())
-                .create();
-        vertx = Vertx.vertx();
-        mco = McoSimulator.start(client, simulator.withTimeScale(timeScale));
-    }
-
-    private BridgeConfig config;
-
-    private String deployBridge() {
-        // as its ServiceAccount: the hold lets only that identity release a node
-        return vertx.deployVerticle(new BridgeVerticle(config, cluster.clientAs(GATEKEEPER), null, Clock.systemUTC()))
-                .await();
-    }
-
-    private void hook(
-            String name,
-            List<UpdateHookSpec.StageName> stages,
-            String pool,
-            Function<GateRequest, Optional<Outcome>> script) {
-        UpdateHook resource = new UpdateHook();
-        resource.getMetadata().setName(name);
-        UpdateHookSpec spec = new UpdateHookSpec();
-        spec.setStages(stages);
-        spec.setPools(List.of(pool));
-        spec.setTimeoutSeconds(600);
-        resource.setSpec(spec);
-        client.resources(UpdateHook.class).resource(resource).create();
-        hook = new ScriptedHook(
-                name, broker.bootstrapServers(), config.gateRequestsTopic(), config.verdictsTopic(), script);
-    }
-
-    private String rollOut(String pool, GenericKubernetesResource machineConfig) {
-        String before = poolTarget(pool);
-        mco.applyMachineConfig(machineConfig);
-        await().atMost(LONG).until(() -> !poolTarget(pool).equals(before));
-        return poolTarget(pool);
-    }
-
-    @SuppressWarnings("unchecked")
-    private String poolTarget(String pool) {
-        Map<String, Object> spec = (Map<String, Object>)
-                Mco.pools(client).withName(pool).get().getAdditionalProperties().get("spec");
-        return (String) ((Map<String, Object>) spec.get("configuration")).get("name");
-    }
-
-    @SuppressWarnings("unchecked")
-    private boolean paused(String pool) {
-        Map<String, Object> spec = (Map<String, Object>)
-                Mco.pools(client).withName(pool).get().getAdditionalProperties().get("spec");
-        return Boolean.TRUE.equals(spec.get("paused"));
-    }
-
-    @SuppressWarnings("unchecked")
-    private String clusterOperatorCondition(String type) {
-        GenericKubernetesResource co = Mco.clusterOperator(client).get();
-        if (co == null || !(co.getAdditionalProperties().get("status") instanceof Map<?, ?> status)) {
-            return null;
-        }
-        for (Object c : (List<Object>) status.get("conditions")) {
-            Map<String, Object> m = (Map<String, Object>) c;
-            if (type.equals(m.get("type"))) {
-                return (String) m.get("status");
-            }
-        }
-        return null;
-    }
-
-    private Node node(String name) {
-        return client.nodes().withName(name).get();
-    }
-
-    private List<Node> workers() {
-        return client.nodes().list().getItems().stream()
-                .filter(n -> n.getMetadata().getLabels().containsKey("node-role.kubernetes.io/worker"))
-                .toList();
-    }
-
-    private static String annotation(Node node, String key) {
-        return node == null || node.getMetadata().getAnnotations() == null
-                ? null
-                : node.getMetadata().getAnnotations().get(key);
     }
 }

@@ -65,6 +65,7 @@ public final class TestEnvironment {
         env.put("MCDHOOKS_VERDICTS_TOPIC", "verdicts-" + suffix);
         env.put("MCDHOOKS_GATE_DECISIONS_TOPIC", "decisions-" + suffix);
         env.put("MCDHOOKS_DEAD_LETTER_TOPIC", "dead-letter-" + suffix);
+        env.put("MCDHOOKS_CONFIG_SNAPSHOTS_TOPIC", "snapshots-" + suffix);
         env.put("MCDHOOKS_HTTP_PORT", "0");
         env.put("MCDHOOKS_CREATE_TOPICS", "true");
         env.put("MCDHOOKS_TOPIC_PARTITIONS", "3");

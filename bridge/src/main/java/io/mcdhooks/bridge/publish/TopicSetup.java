@@ -25,22 +25,21 @@ public final class TopicSetup {
     private TopicSetup() {}
 
     /**
-     * Creates the missing ones of {@code topics}; those in {@code logAppendTime} stamp each record
-     * with the broker's time of appending it ({@code message.timestamp.type=LogAppendTime}).
+     * Creates the missing ones of {@code topics}, each with its {@code configs} if it has any (e.g.
+     * {@code message.timestamp.type=LogAppendTime}, {@code cleanup.policy=compact}).
      */
     public static void ensure(
-            KafkaSettings settings, Collection<String> topics, int partitions, Set<String> logAppendTime) {
+            KafkaSettings settings,
+            Collection<String> topics,
+            int partitions,
+            Map<String, Map<String, String>> configs) {
         try (Admin admin = Admin.create(new HashMap<>(settings.asMap()))) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = topics.stream()
                     .distinct()
                     .filter(t -> !existing.contains(t))
-                    .map(t -> {
-                        NewTopic topic = new NewTopic(t, Optional.of(partitions), Optional.empty());
-                        return logAppendTime.contains(t)
-                                ? topic.configs(Map.of("message.timestamp.type", "LogAppendTime"))
-                                : topic;
-                    })
+                    .map(t -> new NewTopic(t, Optional.of(partitions), Optional.empty())
+                            .configs(configs.getOrDefault(t, Map.of())))
                     .toList();
             if (missing.isEmpty()) {
                 return;

@@ -3,7 +3,6 @@ package io.mcdhooks.bridge.rollback;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeSet;
 
 /**
@@ -110,9 +109,7 @@ public sealed interface RollbackPlan {
         if (now == null) {
             return new Step(Action.RECREATE, name, was);
         }
-        boolean same = stillSource
-                && Objects.equals(was.spec(), now.spec())
-                && was.labels().equals(now.labels());
+        boolean same = stillSource && was.sameAs(now);
         return same ? null : new Step(Action.RESTORE, name, was);
     }
 }

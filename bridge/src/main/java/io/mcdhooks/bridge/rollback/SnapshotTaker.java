@@ -47,7 +47,7 @@ public final class SnapshotTaker {
             if (mc == null) {
                 return Optional.empty();
             }
-            sources.add(source(mc));
+            sources.add(source(mc).kept());
         }
         return Optional.of(new ConfigSnapshot(cluster, pool.getMetadata().getName(), target, now, sources));
     }
@@ -62,7 +62,7 @@ public final class SnapshotTaker {
                         .map(OwnerReference::getKind)
                         .toList();
         Object spec = mc.getAdditionalProperties().get("spec");
-        return new SourceConfig(
+        return SourceConfig.of(
                 meta.getName(),
                 meta.getLabels(),
                 Ownership.of(meta.getAnnotations(), ownerKinds),

@@ -27,19 +27,48 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** Strimzi's Kafka, topics and users agree with the code's topics, groups and what each component does. */
 class KafkaResourcesTest {
 
+    /** The wire contract's topics. */
     static final Set<String> TOPICS =
             Set.of(Topics.LIFECYCLE, Topics.GATE_REQUESTS, Topics.VERDICTS, Topics.GATE_DECISIONS, Topics.DEAD_LETTER);
+
     static final String HOOK_LABEL = "mcdhooks.io/hook";
 
     @Test
     void thereIsOneKafkaTopicForEachDefaultTopicOfTheCode() {
         assertThat(topics().stream().map(t -> t.getSpec().getTopicName()).toList())
-                .containsExactlyInAnyOrderElementsOf(TOPICS);
+                .containsExactlyInAnyOrderElementsOf(Stream.concat(TOPICS.stream(), Stream.of(Topics.CONFIG_SNAPSHOTS))
+                        .toList());
+    }
+
+    @Test
+    void theConfigSnapshotsAreCompactedReplicatedAndOnlyTheBridgeReachesThem() {
+        KafkaTopic snapshots = topic(Topics.CONFIG_SNAPSHOTS);
+        assertThat(snapshots.getSpec().getConfig())
+                .containsEntry("cleanup.policy", "compact")
+                .containsEntry("min.insync.replicas", 2)
+                .doesNotContainKey("retention.ms");
+        assertThat(snapshots.getSpec().getReplicas()).isEqualTo(3);
+        String bridge = WorkloadsTest.secretOf(
+                WorkloadsTest.bridge().getSpec().getTemplate().getSpec());
+        for (KafkaUser user : users()) {
+            boolean reaches = simple(user).getAcls().stream()
+                    .anyMatch(rule -> rule.getResource() instanceof AclRuleTopicResource t
+                            && switch (t.getPatternType()) {
+                                case LITERAL ->
+                                    t.getName().equals(Topics.CONFIG_SNAPSHOTS)
+                                            || t.getName().equals("*");
+                                case PREFIX -> Topics.CONFIG_SNAPSHOTS.startsWith(t.getName());
+                            });
+            assertThat(reaches)
+                    .as("%s reaches the config snapshots", user.getMetadata().getName())
+                    .isEqualTo(user.getMetadata().getName().equals(bridge));
+        }
     }
 
     @Test
@@ -54,6 +83,9 @@ class KafkaResourcesTest {
         // The longest a gate can wait: the CRD's maximum timeoutSeconds plus maxExtensionSeconds.
         Duration longestGate = Duration.ofSeconds(86400 + 86400);
         for (KafkaTopic topic : topics()) {
+            if (!TOPICS.contains(topic.getSpec().getTopicName())) {
+                continue;
+            }
             Map<String, Object> config = topic.getSpec().getConfig();
             String name = topic.getSpec().getTopicName();
             assertThat(topic.getSpec().getReplicas()).as(name).isEqualTo(3);
@@ -175,6 +207,9 @@ class KafkaResourcesTest {
                         "topic:literal:" + Topics.VERDICTS + ":Describe",
                         "topic:literal:" + Topics.DEAD_LETTER + ":Write",
                         "topic:literal:" + Topics.DEAD_LETTER + ":Describe",
+                        "topic:literal:" + Topics.CONFIG_SNAPSHOTS + ":Read",
+                        "topic:literal:" + Topics.CONFIG_SNAPSHOTS + ":Write",
+                        "topic:literal:" + Topics.CONFIG_SNAPSHOTS + ":Describe",
                         // Describe only: the lag monitor reads the hooks' committed offsets, it never joins.
                         "group:prefix:" + Topics.hookGroup("") + ":Describe");
     }

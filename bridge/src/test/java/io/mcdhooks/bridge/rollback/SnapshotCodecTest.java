@@ -73,7 +73,7 @@ class SnapshotCodecTest {
                 "worker",
                 "rendered-worker-1111",
                 Instant.parse("2026-12-01T10:00:00Z"),
-                List.of(new SourceConfig(
+                List.of(SourceConfig.of(
                         "99-worker-kargs",
                         Map.of("machineconfiguration.openshift.io/role", "worker"),
                         List.of(),

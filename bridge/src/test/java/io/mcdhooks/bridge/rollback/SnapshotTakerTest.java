@@ -27,7 +27,13 @@ class SnapshotTakerTest {
             assertThat(s.key()).isEqualTo("c1/worker/rendered-worker-2222");
             assertThat(s.takenAt()).isEqualTo(NOW);
             assertThat(s.sources()).extracting(SourceConfig::name).containsExactly("00-worker", "99-worker-kargs");
-            assertThat(s.source("00-worker").orElseThrow().administrators()).isFalse();
+            SourceConfig base = s.source("00-worker").orElseThrow();
+            assertThat(base.administrators()).isFalse();
+            // Only the administrator's are kept whole: a base config holds every file of the OS
+            assertThat(base.spec()).isEmpty();
+            assertThat(base.digest())
+                    .isEqualTo(SnapshotTaker.source(store.get("00-worker")).digest())
+                    .hasSize(64);
             assertThat(s.source("99-worker-kargs").orElseThrow().spec())
                     .isEqualTo(Map.of("kernelArguments", List.of("nosmt")));
         });

@@ -26,6 +26,9 @@ public final class TopicSettings {
     public static final Setting<String> DEAD_LETTER =
             topic("MCDHOOKS_DEAD_LETTER_TOPIC", Topics.DEAD_LETTER, "MCDHOOKS_TOPIC_DEAD_LETTER");
 
+    public static final Setting<String> CONFIG_SNAPSHOTS =
+            Setting.of("MCDHOOKS_CONFIG_SNAPSHOTS_TOPIC", TOPIC_NAME).orElse(Topics.CONFIG_SNAPSHOTS);
+
     private TopicSettings() {}
 
     private static Setting<String> topic(String name, String fallback, String formerName) {

@@ -13,6 +13,11 @@ public final class Topics {
     public static final String GATE_DECISIONS = "mcdhooks.gate-decisions.v1";
     /** Records no consumer could accept, with error headers. */
     public static final String DEAD_LETTER = "mcdhooks.dead-letter.v1";
+    /**
+     * The bridge's own: the MachineConfigs each rendered config was made from, compacted, keyed by
+     * cluster, pool and rendered config. Holds administrators' MachineConfigs: no hook reads it.
+     */
+    public static final String CONFIG_SNAPSHOTS = "mcdhooks.config-snapshots.v1";
 
     private Topics() {}
 

@@ -65,7 +65,12 @@ class DocumentedNamesTest {
     @Test
     void everyDocumentedTopicIsOneOfTheCodesTopics() {
         Set<String> topics = Set.of(
-                Topics.LIFECYCLE, Topics.GATE_REQUESTS, Topics.VERDICTS, Topics.GATE_DECISIONS, Topics.DEAD_LETTER);
+                Topics.LIFECYCLE,
+                Topics.GATE_REQUESTS,
+                Topics.VERDICTS,
+                Topics.GATE_DECISIONS,
+                Topics.DEAD_LETTER,
+                Topics.CONFIG_SNAPSHOTS);
         Set<String> documented = find("\\b(mcdhooks\\.[a-z-]+\\.v\\d+)\\b");
         assertThat(documented).containsAll(topics);
         assertThat(topics).containsAll(documented);
