@@ -50,6 +50,9 @@ import java.util.regex.Pattern;
  *                         each rendered config was made from, which a rollback puts back
  * @param snapshotsKept    MCDHOOKS_CONFIG_SNAPSHOTS_KEPT: how many of a pool's newest snapshots are
  *                         kept (the configs its nodes are on or going to are kept anyway)
+ * @param rollback         MCDHOOKS_ROLLBACK: carry out the pool rollbacks hooks ask for
+ *                         (RollbackPool), which needs write access to MachineConfigs
+ *                         ({@code deploy/rollback/}); false: report them only
  * @param stateSeal        MCDHOOKS_STATE_KEY_FILE: seals this cluster's state records (required): a
  *                         restart trusts no lifecycle event, request or decision without its seal
  */
@@ -80,6 +83,7 @@ public record BridgeConfig(
         int preUpdateLookahead,
         String snapshotsTopic,
         int snapshotsKept,
+        boolean rollback,
         StateSeal stateSeal) {
 
     private static final Grammar<Duration> POSITIVE = Grammar.duration(Duration.ofMillis(1));
@@ -145,6 +149,9 @@ public record BridgeConfig(
                     "MCDHOOKS_CONFIG_SNAPSHOTS_KEPT", Grammar.integer(1, 100))
             .orElse("5");
 
+    public static final Setting<Boolean> ROLLBACK =
+            Setting.of("MCDHOOKS_ROLLBACK", Grammar.BOOLEAN).orElse("false");
+
     /** Every variable the bridge reads. */
     public static final List<Setting<?>> SETTINGS = List.of(
             CLUSTER,
@@ -170,6 +177,7 @@ public record BridgeConfig(
             TopicSettings.DEAD_LETTER,
             TopicSettings.CONFIG_SNAPSHOTS,
             CONFIG_SNAPSHOTS_KEPT,
+            ROLLBACK,
             LAG_INTERVAL,
             LAG_WINDOW,
             VERDICT_CLOCK_SKEW);
@@ -222,6 +230,7 @@ public record BridgeConfig(
                 settings.get(PRE_UPDATE_LOOKAHEAD),
                 settings.get(TopicSettings.CONFIG_SNAPSHOTS),
                 settings.get(CONFIG_SNAPSHOTS_KEPT),
+                settings.get(ROLLBACK),
                 settings.require(STATE_KEY));
     }
 }

@@ -20,6 +20,7 @@ import io.mcdhooks.bridge.publish.Outgoing;
 import io.mcdhooks.bridge.publish.PublishedLog;
 import io.mcdhooks.bridge.publish.RecordSender;
 import io.mcdhooks.bridge.publish.TopicSetup;
+import io.mcdhooks.bridge.rollback.ConfigSnapshot;
 import io.mcdhooks.bridge.rollback.SnapshotCodec;
 import io.mcdhooks.bridge.snapshots.SnapshotRecorder;
 import io.mcdhooks.bridge.ui.RolloutObserver;
@@ -44,6 +45,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -149,6 +151,7 @@ public final class BridgeVerticle extends VerticleBase {
         // A bridge that only publishes holds no gates: the timeline and gauges see an empty set.
         gates = new Gatekeeper(config.cluster(), clock, decision -> {});
         if (config.gatekeeper()) {
+            ClusterCaches caches = new ClusterCaches();
             gatekeeper = new GatekeeperService(
                     vertx,
                     context,
@@ -165,8 +168,9 @@ public final class BridgeVerticle extends VerticleBase {
                             config.lagInterval(),
                             config.lagWindow(),
                             config.verdictClockSkew(),
-                            config.uncordonHandover()),
-                    new ClusterCaches(),
+                            config.uncordonHandover(),
+                            config.rollback()),
+                    caches,
                     outbox,
                     sender,
                     metrics,
@@ -178,9 +182,7 @@ public final class BridgeVerticle extends VerticleBase {
                             config.cluster(), config.kafka(), config.snapshotsTopic(), config.snapshotsKept()),
                     new SnapshotCodec(config.cluster(), config.stateSeal()),
                     sender,
-                    name -> configInformer == null
-                            ? null
-                            : configInformer.getStore().getByKey(name),
+                    caches::machineConfig,
                     () -> poolInformer == null
                             ? List.of()
                             : poolInformer.getStore().list(),
@@ -511,6 +513,16 @@ public final class BridgeVerticle extends VerticleBase {
         @Override
         public GateRequest.Disruption disruption(NodeView node, String target) {
             return state.disruption(node.currentConfig(), target);
+        }
+
+        @Override
+        public GenericKubernetesResource machineConfig(String name) {
+            return configInformer == null ? null : configInformer.getStore().getByKey(name);
+        }
+
+        @Override
+        public Optional<ConfigSnapshot> snapshot(String pool, String renderedConfig) {
+            return snapshots == null ? Optional.empty() : snapshots.snapshot(pool, renderedConfig);
         }
     }
 }

@@ -29,6 +29,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -95,6 +96,14 @@ abstract class GatekeeperOnSimulator {
                 .toList();
     }
 
+    /** The messages of the Events the gatekeeper recorded on {@code object} (a node or a pool) with {@code reason}. */
+    protected List<String> gatekeeperEvents(String object, String reason) {
+        return client.v1().events().inNamespace("default").list().getItems().stream()
+                .filter(e -> object.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason()))
+                .map(e -> e.getMessage())
+                .toList();
+    }
+
     protected long assigned(String target) {
         return workers().stream()
                 .filter(n -> target.equals(annotation(n, Mco.DESIRED_CONFIG)))
@@ -146,12 +155,23 @@ abstract class GatekeeperOnSimulator {
             List<UpdateHookSpec.StageName> stages,
             String pool,
             Function<GateRequest, Optional<Outcome>> script) {
+        hook(name, stages, pool, script, spec -> {});
+    }
+
+    /** A hook answering as {@code script} says, its UpdateHook's spec as {@code settings} makes it. */
+    protected void hook(
+            String name,
+            List<UpdateHookSpec.StageName> stages,
+            String pool,
+            Function<GateRequest, Optional<Outcome>> script,
+            Consumer<UpdateHookSpec> settings) {
         UpdateHook resource = new UpdateHook();
         resource.getMetadata().setName(name);
         UpdateHookSpec spec = new UpdateHookSpec();
         spec.setStages(stages);
         spec.setPools(List.of(pool));
         spec.setTimeoutSeconds(600);
+        settings.accept(spec);
         resource.setSpec(spec);
         client.resources(UpdateHook.class).resource(resource).create();
         hook = new ScriptedHook(

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.mcdhooks.bridge.gate.LeverWrites;
+import io.mcdhooks.bridge.hooks.UpdateHookSpec;
 import io.mcdhooks.bridge.rollback.ConfigSnapshot;
 import io.mcdhooks.bridge.rollback.SourceConfig;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
@@ -12,14 +14,21 @@ import io.mcdhooks.sandbox.mco.MachineConfigs;
 import io.mcdhooks.sandbox.mco.Mco;
 import io.mcdhooks.sandbox.mco.SimulatorConfig;
 import io.mcdhooks.sandbox.mco.Topology;
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.Outcome;
+import io.mcdhooks.schemas.Stage;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** What a pool rollback needs and does, on the simulated MCO (open question 2 of docs/open-questions.md). */
 class PoolRollbackIT extends GatekeeperOnSimulator {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private KafkaTopicReader decisions;
 
     PoolRollbackIT(KafkaBroker broker) {
         super(broker, "rollback");
@@ -59,6 +68,137 @@ class PoolRollbackIT extends GatekeeperOnSimulator {
                 .filteredOn(s -> !s.administrators())
                 .isNotEmpty()
                 .allSatisfy(s -> assertThat(s.spec()).isEmpty());
+    }
+
+    @Test
+    void aKernelArgumentWhosePostUpdateCheckFailsRollsThePoolBackThroughItsGates() throws Exception {
+        // Given three workers (maxUnavailable 1), the shipped hold, rollbacks enabled, an
+        // administrator's kernel argument in place, and a post-update check that fails on the next one
+        start(
+                Topology.builder().masters(1).workers(3),
+                SimulatorConfig.defaults(),
+                Map.of("MCDHOOKS_ROLLBACK", "true"));
+        installHoldPolicy();
+        String before =
+                rollOut("worker", MachineConfigs.kernelArguments("99-worker-kargs", "worker", List.of("quiet")));
+        await().atMost(LONG)
+                .until(() -> workers().stream()
+                        .allMatch(n -> before.equals(annotation(n, Mco.CURRENT_CONFIG))
+                                && "Done".equals(annotation(n, Mco.STATE))));
+        String original = JSON.writeValueAsString(Mco.machineConfigs(client)
+                .withName("99-worker-kargs")
+                .get()
+                .getAdditionalProperties()
+                .get("spec"));
+        var failing = new AtomicReference<String>();
+        hook(
+                "node-check",
+                List.of(UpdateHookSpec.StageName.POST_UPDATE),
+                "worker",
+                r -> Optional.of(r.targetConfig().equals(failing.get()) ? Outcome.FAIL : Outcome.PASS),
+                spec -> spec.setPostUpdateFailureAction(UpdateHookSpec.PostUpdateFailureAction.RollbackPool));
+        deployBridge();
+        await().atMost(LONG)
+                .until(() -> bridge.snapshots().snapshot("worker", before).isPresent());
+        Unavailable unavailable = Unavailable.watch(client, "worker");
+
+        // When the administrator adds nosmt
+        mco.applyMachineConfig(MachineConfigs.kernelArguments("99-worker-kargs", "worker", List.of("quiet", "nosmt")));
+        await().atMost(LONG).until(() -> !poolTarget("worker").equals(before));
+        failing.set(poolTarget("worker"));
+
+        // Then the first node's check fails, the MachineConfig is put back byte for byte, and every
+        // worker ends on the config before, through its gates, never more than one out at a time
+        await().atMost(LONG).until(() -> poolTarget("worker").equals(before));
+        assertThat(JSON.writeValueAsString(Mco.machineConfigs(client)
+                        .withName("99-worker-kargs")
+                        .get()
+                        .getAdditionalProperties()
+                        .get("spec")))
+                .isEqualTo(original);
+        await().atMost(LONG)
+                .until(() -> workers().stream()
+                        .allMatch(n -> before.equals(annotation(n, Mco.CURRENT_CONFIG))
+                                && "Done".equals(annotation(n, Mco.STATE))
+                                && !Boolean.TRUE.equals(n.getSpec().getUnschedulable())
+                                && !LeverWrites.tainted(n)));
+        await().atMost(LONG).until(() -> !paused("worker"));
+        assertThat(unavailable.max()).as("workers out at once").isEqualTo(1);
+        unavailable.close();
+        // One node went to the failing config, and came back
+        assertThat(hook.seen())
+                .filteredOn(
+                        r -> r.stage() == Stage.POST_UPDATE && r.targetConfig().equals(failing.get()))
+                .extracting(r -> r.node().name())
+                .hasSize(1);
+        // And the rollback is on Kafka, planned then applied, each once
+        await().atMost(LONG)
+                .untilAsserted(() -> assertThat(rollbacks())
+                        .extracting(d -> d.rollback().state())
+                        .containsExactly(GateDecision.RollbackState.PLANNED, GateDecision.RollbackState.APPLIED));
+        assertThat(rollbacks().get(0).rollback().steps())
+                .containsExactly(new GateDecision.RollbackStep(GateDecision.RollbackAction.RESTORE, "99-worker-kargs"));
+        assertThat(gatekeeperEvents("worker", "RollbackApplied")).hasSize(1);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aChangeToAControllersMachineConfigIsRefusedAndThePoolHeldPaused() {
+        // Given rollbacks enabled, and a post-update check that fails
+        start(
+                Topology.builder().masters(1).workers(2),
+                SimulatorConfig.defaults(),
+                Map.of("MCDHOOKS_ROLLBACK", "true"));
+        installHoldPolicy();
+        hook(
+                "node-check",
+                List.of(UpdateHookSpec.StageName.POST_UPDATE),
+                "worker",
+                r -> Optional.of(Outcome.FAIL),
+                spec -> spec.setPostUpdateFailureAction(UpdateHookSpec.PostUpdateFailureAction.RollbackPool));
+        deployBridge();
+        String before = poolTarget("worker");
+        await().atMost(LONG)
+                .until(() -> bridge.snapshots().snapshot("worker", before).isPresent());
+
+        // When the MCO's own base config changes (as an OpenShift update changes it)
+        GenericKubernetesResource base =
+                Mco.machineConfigs(client).withName("00-worker").get();
+        ((Map<String, Object>) base.getAdditionalProperties().get("spec")).put("osImageURL", "quay.io/os@sha256:02");
+        base.getMetadata().setResourceVersion(null);
+        String target = rollOut("worker", base);
+
+        // Then the rollback is refused, saying why, nothing is written back, and the pool is held paused
+        await().atMost(LONG)
+                .untilAsserted(() -> assertThat(rollbacks()).singleElement().satisfies(d -> {
+                    assertThat(d.rollback().state()).isEqualTo(GateDecision.RollbackState.REFUSED);
+                    assertThat(d.rollback().reason()).isEqualTo("NotAnAdministratorChange");
+                    assertThat(d.rollback().message())
+                            .contains("00-worker", "generated by the machine-config controller");
+                }));
+        await().atMost(LONG).until(() -> paused("worker"));
+        assertThat(poolTarget("worker")).isEqualTo(target);
+        assertThat(gatekeeperEvents("worker", "RollbackRefused")).hasSize(1);
+    }
+
+    /** The decisions on Kafka that record a rollback, in order. */
+    private List<GateDecision> rollbacks() {
+        if (decisions == null) {
+            decisions = new KafkaTopicReader(broker.bootstrapServers(), List.of(config.decisionsTopic()));
+        }
+        return decisions.poll().stream()
+                .map(KafkaTopicReader.Read::message)
+                .filter(GateDecision.class::isInstance)
+                .map(GateDecision.class::cast)
+                .filter(d -> d.rollback() != null)
+                .toList();
+    }
+
+    @AfterEach
+    void closeReader() {
+        if (decisions != null) {
+            decisions.close();
+        }
     }
 
     /** The MachineConfigs the pool's target was made of ({@code spec.configuration.source}). */

@@ -31,7 +31,8 @@ public record GateDecision(
         OperatorOverride override,
         Instant openedAt,
         Instant decidedAt,
-        String advisory)
+        String advisory,
+        Rollback rollback)
         implements Message {
 
     private static final String KIND = "GateDecision";
@@ -53,6 +54,44 @@ public record GateDecision(
         if (decision == Decision.OVERRIDDEN) {
             Require.present(override, KIND, "override");
         }
+    }
+
+    /** A decision with no rollback: what v1 carried before {@code rollback} was added. */
+    public GateDecision(
+            String cluster,
+            String gateId,
+            int attempt,
+            Stage stage,
+            String pool,
+            String node,
+            String targetConfig,
+            Decision decision,
+            boolean released,
+            List<HookStatus> hooks,
+            List<String> blockingHooks,
+            String summary,
+            OperatorOverride override,
+            Instant openedAt,
+            Instant decidedAt,
+            String advisory) {
+        this(
+                cluster,
+                gateId,
+                attempt,
+                stage,
+                pool,
+                node,
+                targetConfig,
+                decision,
+                released,
+                hooks,
+                blockingHooks,
+                summary,
+                override,
+                openedAt,
+                decidedAt,
+                advisory,
+                null);
     }
 
     /** A decision of a gate a lever enforces: what v1 carried before {@code advisory} was added. */
@@ -88,7 +127,30 @@ public record GateDecision(
                 override,
                 openedAt,
                 decidedAt,
+                null,
                 null);
+    }
+
+    /** This decision again, at {@code at}, recording {@code rollback}. */
+    public GateDecision withRollback(Rollback rollback, Instant at) {
+        return new GateDecision(
+                cluster,
+                gateId,
+                attempt,
+                stage,
+                pool,
+                node,
+                targetConfig,
+                decision,
+                released,
+                hooks,
+                blockingHooks,
+                summary,
+                override,
+                openedAt,
+                at,
+                advisory,
+                rollback);
     }
 
     @Override
@@ -156,6 +218,50 @@ public record GateDecision(
         public HookStatus {
             Require.text(hook, KIND, "hooks[].hook");
             Require.present(state, KIND, "hooks[].state");
+        }
+    }
+
+    /** Where a pool rollback started by this gate's failure stands. */
+    public enum RollbackState {
+        /** Its writes are about to be made. */
+        PLANNED,
+        /** Its writes are made: the MCO takes the pool back. */
+        APPLIED,
+        /** Not done; the pool is held as HoldAndPausePool holds it. */
+        REFUSED,
+        /** What it would do, not done. */
+        ADVISORY,
+        /** An operator stopped it before it was applied. */
+        STOPPED
+    }
+
+    /** What a rollback writes to one MachineConfig. */
+    public enum RollbackAction {
+        RESTORE,
+        RECREATE,
+        DELETE
+    }
+
+    /** One MachineConfig a rollback writes back. */
+    public record RollbackStep(RollbackAction action, String machineConfig) {
+        public RollbackStep {
+            Require.present(action, KIND, "rollback.steps[].action");
+            Require.text(machineConfig, KIND, "rollback.steps[].machineConfig");
+        }
+    }
+
+    /**
+     * A pool rollback this gate's failure started, or why not.
+     *
+     * @param from the rendered config whose check failed
+     * @param to   the rendered config the pool goes back to
+     */
+    public record Rollback(
+            RollbackState state, String from, String to, String reason, String message, List<RollbackStep> steps) {
+        public Rollback {
+            Require.present(state, KIND, "rollback.state");
+            Require.text(from, KIND, "rollback.from");
+            steps = Require.list(steps);
         }
     }
 

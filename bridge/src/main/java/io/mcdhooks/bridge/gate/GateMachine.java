@@ -59,7 +59,7 @@ public final class GateMachine {
                                 hook.timeout(),
                                 hook.maxExtension(),
                                 hook.signed(),
-                                hook.onPostUpdateFailure() == RegisteredHook.PostUpdateFailure.HoldAndPausePool,
+                                hook.onPostUpdateFailure().pausesPool(),
                                 now.plus(hook.timeout()),
                                 null));
             }

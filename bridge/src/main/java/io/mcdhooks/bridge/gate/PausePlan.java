@@ -50,7 +50,7 @@ public final class PausePlan {
             Predicate<Gate> handOver) {
         boolean pacing = mode != PostUpdateHold.SINGLE_NODE && !required(pool);
         for (NodeView node : nodes) {
-            if (holdsPoolPaused(cluster, node, gates)
+            if (holdsPoolPaused(cluster, pool, node, gates)
                     || pacing
                             && (mode == PostUpdateHold.ADMISSION
                                     ? exposed(cluster, pool, node, hooks, gates)
@@ -187,9 +187,15 @@ public final class PausePlan {
         return post == null ? !finished || pool.rolling() : !post.released();
     }
 
-    /** A failed post-update gate of a hook whose failure action is HoldAndPausePool. */
-    private static boolean holdsPoolPaused(String cluster, NodeView node, Function<String, Gate> gates) {
-        if (node.desiredConfig() == null) {
+    /**
+     * A failed post-update gate of a hook whose failure action pauses the pool (HoldAndPausePool,
+     * or a rollback's), while the pool still targets the config that failed: once it targets
+     * another (an administrator reverted the change, or the rollback did), the pause would only
+     * keep the MCC from taking the pool there, the failed node first.
+     */
+    private static boolean holdsPoolPaused(String cluster, PoolView pool, NodeView node, Function<String, Gate> gates) {
+        if (node.desiredConfig() == null
+                || pool.targetConfig() != null && !pool.targetConfig().equals(node.desiredConfig())) {
             return false;
         }
         Gate post = gates.apply(GateId.of(cluster, Stage.POST_UPDATE, node.name(), node.desiredConfig()));

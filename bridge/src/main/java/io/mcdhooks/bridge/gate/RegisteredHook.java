@@ -37,7 +37,21 @@ public record RegisteredHook(
         /** The node stays tainted and cordoned; the pool's budget halts the rollout. */
         Hold,
         /** As Hold, and the pool is paused too, so not even nodes already within budget move on. */
-        HoldAndPausePool
+        HoldAndPausePool,
+        /** As HoldAndPausePool, and the pool is rolled back to the config the node came from. */
+        RollbackPool,
+        /** As HoldAndPausePool, and the rollback RollbackPool would do is reported, not done. */
+        RollbackPoolAdvisory;
+
+        /** Whether a failure pauses the pool: all but Hold (a rollback holds the pool until it is applied). */
+        public boolean pausesPool() {
+            return this != Hold;
+        }
+
+        /** Whether a failure is answered with a rollback, carried out or reported. */
+        public boolean rollsBack() {
+            return this == RollbackPool || this == RollbackPoolAdvisory;
+        }
     }
 
     public RegisteredHook {

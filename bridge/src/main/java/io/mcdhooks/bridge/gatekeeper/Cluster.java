@@ -3,8 +3,10 @@ package io.mcdhooks.bridge.gatekeeper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.mco.NodeView;
+import io.mcdhooks.bridge.rollback.ConfigSnapshot;
 import io.mcdhooks.schemas.GateRequest;
 import java.util.List;
+import java.util.Optional;
 
 /** What the gatekeeper needs of the bridge: its caches of the cluster, and its judgement of pools. */
 public interface Cluster {
@@ -24,4 +26,10 @@ public interface Cluster {
      * null when not known (the policy or a rendered config not read yet): treated as not draining.
      */
     GateRequest.Disruption disruption(NodeView node, String target);
+
+    /** A MachineConfig as the informer has it, or null. */
+    GenericKubernetesResource machineConfig(String name);
+
+    /** The snapshot of the MachineConfigs {@code renderedConfig} of {@code pool} was made from, if recorded. */
+    Optional<ConfigSnapshot> snapshot(String pool, String renderedConfig);
 }

@@ -1,8 +1,5 @@
 package io.mcdhooks.bridge.gatekeeper;
 
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.gate.Gate;
 import io.mcdhooks.bridge.gate.GatePodHealth;
 import io.mcdhooks.bridge.gate.HoldLimits;
@@ -10,17 +7,14 @@ import io.mcdhooks.bridge.gate.PoolSchedules;
 import io.mcdhooks.bridge.gate.PostUpdateHold;
 import io.mcdhooks.bridge.gate.RefusalEvents;
 import io.mcdhooks.bridge.gate.WhyHeld;
-import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.Verdict;
-import io.vertx.core.WorkerExecutor;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,17 +27,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class GateEvents {
 
-    /** Namespace of Events about cluster-scoped objects, as kubectl looks for them. */
-    private static final String NAMESPACE = "default";
-
     /** The annotation overrides used to be, before GateOverride objects. */
     static final String LEGACY_OVERRIDE = "mcdhooks.io/override";
 
-    private static final String COMPONENT = "mcdhooks-gatekeeper";
     private static final Logger LOG = LoggerFactory.getLogger(GateEvents.class);
 
-    private final KubernetesClient client;
-    private final WorkerExecutor worker;
+    private final EventWriter writer;
     private final Clock clock;
     /** The last decision of each open gate an Event was recorded for, as "DECISION/released". */
     private final Map<String, String> recorded = new HashMap<>();
@@ -54,9 +43,8 @@ public final class GateEvents {
 
     private final RefusalEvents refusals = new RefusalEvents();
 
-    GateEvents(KubernetesClient client, WorkerExecutor worker, Clock clock) {
-        this.client = client;
-        this.worker = worker;
+    GateEvents(EventWriter writer, Clock clock) {
+        this.writer = writer;
         this.clock = clock;
     }
 
@@ -249,7 +237,7 @@ public final class GateEvents {
                 ? "a " + verdict.outcome() + " verdict claiming to be from " + verdict.hook()
                 : due.count() + " verdicts claiming to be from " + verdict.hook() + " (the latest a "
                         + verdict.outcome() + ")";
-        write(
+        writer.write(
                 verdict.node(),
                 verdict.pool(),
                 "VerdictRejected",
@@ -261,52 +249,6 @@ public final class GateEvents {
     }
 
     private void write(String node, String pool, String reason, String type, String message, Instant at, String gate) {
-        write(node, pool, reason, type, message, at, gate, 1);
-    }
-
-    private void write(
-            String node, String pool, String reason, String type, String message, Instant at, String gate, int count) {
-        Event event = event(node, pool, reason, type, message, at, count);
-        worker.executeBlocking(
-                        () -> {
-                            client.v1()
-                                    .events()
-                                    .inNamespace(NAMESPACE)
-                                    .resource(event)
-                                    .create();
-                            return null;
-                        },
-                        false)
-                .onFailure(e -> LOG.atWarn()
-                        .addKeyValue("gate", gate)
-                        .setCause(e)
-                        .log("could not record the Kubernetes Event {}", reason));
-    }
-
-    private static Event event(
-            String node, String pool, String reason, String type, String message, Instant at, int count) {
-        boolean poolEvent = node == null;
-        String object = poolEvent ? pool : node;
-        return new EventBuilder()
-                .withNewMetadata()
-                .withName(object + "." + UUID.randomUUID().toString().substring(0, 13))
-                .withNamespace(NAMESPACE)
-                .endMetadata()
-                .withNewInvolvedObject()
-                .withKind(poolEvent ? McoApi.POOL_KIND : "Node")
-                .withApiVersion(poolEvent ? McoApi.V1 : "v1")
-                .withName(object)
-                .endInvolvedObject()
-                .withReason(reason)
-                .withType(type)
-                .withMessage(message.length() > 1024 ? message.substring(0, 1024) : message)
-                .withNewSource()
-                .withComponent(COMPONENT)
-                .endSource()
-                .withReportingComponent(COMPONENT)
-                .withFirstTimestamp(at.toString())
-                .withLastTimestamp(at.toString())
-                .withCount(count)
-                .build();
+        writer.write(node, pool, reason, type, message, at, gate, 1);
     }
 }

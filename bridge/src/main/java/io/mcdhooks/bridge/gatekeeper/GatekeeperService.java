@@ -73,7 +73,8 @@ public final class GatekeeperService implements ClusterListener {
             Duration lagInterval,
             int lagWindow,
             Duration verdictClockSkew,
-            Duration uncordonHandover) {}
+            Duration uncordonHandover,
+            boolean rollback) {}
 
     private final Vertx vertx;
     private final Settings settings;
@@ -95,6 +96,7 @@ public final class GatekeeperService implements ClusterListener {
     private final HoldPolicy holdPolicy;
     private final HoldReporter holdReporter;
     private final GateOverrides overrides;
+    private final PoolRollbacks rollbacks;
     private final List<Long> timers = new ArrayList<>();
     /** The verdicts topic, followed from {@link #follow} on. */
     private VerdictLog verdicts;
@@ -125,7 +127,8 @@ public final class GatekeeperService implements ClusterListener {
         this.levers = new LeverActuator(client, kube, context, settings.namespace(), settings.pauseImage());
         this.holdPolicy = new HoldPolicy(client, kube, context);
         PoolSchedules schedules = new PoolSchedules();
-        this.events = new GateEvents(client, kube, clock);
+        EventWriter eventWriter = new EventWriter(client, kube);
+        this.events = new GateEvents(eventWriter, clock);
         this.reconciler = new LeverReconciler(
                 settings.cluster(),
                 cluster,
@@ -142,11 +145,19 @@ public final class GatekeeperService implements ClusterListener {
         this.scheduleReporter = new ScheduleReporter(cluster, schedules, events, metrics, clock);
         this.holdReporter =
                 new HoldReporter(settings.cluster(), cluster, acked::gate, gatekeeper::hooks, events, metrics, clock);
+        this.rollbacks = new PoolRollbacks(
+                settings.rollback(),
+                new PoolRollbacks.Sources(
+                        gatekeeper::hooks, gatekeeper::gate, cluster::snapshot, cluster::machineConfig),
+                DecisionSink.through(outbox),
+                new MachineConfigWrites(client, kube),
+                eventWriter,
+                clock);
         this.decisions = new DecisionSink(
                 DecisionSink.through(outbox),
                 acked,
                 reconciler::decided,
-                List.of(reconciler::decided, events::decided));
+                List.of(reconciler::decided, events::decided, rollbacks::decided));
         this.statuses = new HookStatusWriter(client, kube);
         this.hooks =
                 new HookRegistry(client, context, settings.namespace(), gatekeeper, statuses, reconciler::everything);
@@ -222,6 +233,10 @@ public final class GatekeeperService implements ClusterListener {
         }
         Gatekeeper.Recovery recovery = gatekeeper.recover(messages, verdictRecords, screen::screen);
         recovery.standing().forEach(acked::acknowledged);
+        rollbacks.recover(messages.stream()
+                .filter(GateDecision.class::isInstance)
+                .map(GateDecision.class::cast)
+                .toList());
         // Each was dead-lettered when it arrived; said once more here, not sent twice.
         recovery.refused().stream()
                 .filter(r -> r.suspect() != null)
@@ -240,6 +255,7 @@ public final class GatekeeperService implements ClusterListener {
     @Override
     public Future<Void> follow(Map<TopicPartition, Long> ends) {
         startPlanning();
+        rollbacks.follow();
         holdReporter.modeChanged(holdPolicy.mode());
         timers.add(vertx.setPeriodic(LIMITS_PERIOD.toMillis(), t -> holdReporter.report(holdPolicy.mode())));
         timers.add(vertx.setPeriodic(settings.tick().toMillis(), t -> {
@@ -248,6 +264,7 @@ public final class GatekeeperService implements ClusterListener {
             reconciler.tick();
             intake.tick();
             events.tick();
+            rollbacks.tick();
             acked.forget(gatekeeper.forgetReleasedBefore(clock.instant().minus(FORGET_AFTER)));
         }));
         timers.add(vertx.setPeriodic(STATUS_PERIOD.toMillis(), t -> {

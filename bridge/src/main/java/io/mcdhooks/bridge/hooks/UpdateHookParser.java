@@ -72,9 +72,14 @@ public final class UpdateHookParser {
                 spec.getMode() == UpdateHookSpec.Mode.Advisory
                         ? GateDecision.Mode.Advisory
                         : GateDecision.Mode.Enforcing,
-                spec.getPostUpdateFailureAction() == UpdateHookSpec.PostUpdateFailureAction.HoldAndPausePool
-                        ? RegisteredHook.PostUpdateFailure.HoldAndPausePool
-                        : RegisteredHook.PostUpdateFailure.Hold,
+                switch (spec.getPostUpdateFailureAction() == null
+                        ? UpdateHookSpec.PostUpdateFailureAction.Hold
+                        : spec.getPostUpdateFailureAction()) {
+                    case Hold -> RegisteredHook.PostUpdateFailure.Hold;
+                    case HoldAndPausePool -> RegisteredHook.PostUpdateFailure.HoldAndPausePool;
+                    case RollbackPool -> RegisteredHook.PostUpdateFailure.RollbackPool;
+                    case RollbackPoolAdvisory -> RegisteredHook.PostUpdateFailure.RollbackPoolAdvisory;
+                },
                 spec.getSignature() != null);
     }
 }

@@ -38,7 +38,9 @@ public class UpdateHookSpec {
 
     public enum PostUpdateFailureAction {
         Hold,
-        HoldAndPausePool
+        HoldAndPausePool,
+        RollbackPool,
+        RollbackPoolAdvisory
     }
 
     @Required
@@ -79,7 +81,7 @@ public class UpdateHookSpec {
 
     @Default("Hold")
     @JsonPropertyDescription(
-            "What a failed post-update gate does: Hold keeps the node tainted and cordoned, so the pool's maxUnavailable halts the rollout; HoldAndPausePool also pauses the pool.")
+            "What a failed post-update gate does: Hold keeps the node tainted and cordoned, so the pool's maxUnavailable halts the rollout; HoldAndPausePool also pauses the pool. RollbackPool holds as HoldAndPausePool and puts the administrator's MachineConfigs back as they were before the failing config, so that the MCO moves the pool back to the config the node came from; where the bridge does not carry rollbacks out (MCDHOOKS_ROLLBACK), or the change is not only the administrator's, it holds and says why. RollbackPoolAdvisory holds as HoldAndPausePool and only reports the rollback it would do.")
     private PostUpdateFailureAction postUpdateFailureAction = PostUpdateFailureAction.Hold;
 
     @JsonPropertyDescription(

@@ -21,7 +21,7 @@ class KustomizeTest {
 
     @Test
     void everyResourceAndPatchPathExists() throws Exception {
-        assertThat(Manifests.kustomizations()).hasSize(9);
+        assertThat(Manifests.kustomizations()).hasSize(10);
         for (Path kustomization : Manifests.kustomizations()) {
             JsonNode k = Manifests.YAML.readTree(kustomization.toFile());
             Path dir = kustomization.getParent();
@@ -95,6 +95,27 @@ class KustomizeTest {
                 }
             }
         }
+    }
+
+    @Test
+    void theRollbackComponentPatchesOnlyTheBridgeOfTheBase() throws Exception {
+        Path dir = Manifests.DEPLOY.resolve("rollback");
+        JsonNode k = Manifests.YAML.readTree(dir.resolve("kustomization.yaml").toFile());
+        assertThat(k.path("kind").asText()).isEqualTo("Component");
+        List<String> keys = new ArrayList<>();
+        for (JsonNode patch : k.path("patches")) {
+            for (Manifests.Document d :
+                    Manifests.documents(dir.resolve(patch.path("path").asText()))) {
+                Manifests.parse(d);
+                keys.add(d.kindKey() + "/"
+                        + d.tree().path("metadata").path("namespace").asText() + "/" + d.name());
+            }
+        }
+        assertThat(keys).containsExactly("apps/v1/Deployment/mcdhooks/" + WorkloadsTest.BRIDGE);
+        assertThat(Manifests.base().stream()
+                        .map(d -> d.kindKey() + "/"
+                                + d.tree().path("metadata").path("namespace").asText() + "/" + d.name()))
+                .contains(keys.get(0));
     }
 
     @Test

@@ -14,7 +14,7 @@ import io.fabric8.kubernetes.api.model.rbac.RoleRef;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
 import io.mcdhooks.bridge.Leadership;
 import io.mcdhooks.bridge.gate.VerificationKeys;
-import io.mcdhooks.bridge.gatekeeper.GateEvents;
+import io.mcdhooks.bridge.gatekeeper.EventWriter;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.overrides.GateOverride;
@@ -106,7 +106,7 @@ class RbacTest {
 
     @Test
     void eventsMayBeCreatedWhereTheGatekeeperWritesThem() throws Exception {
-        Field field = GateEvents.class.getDeclaredField("NAMESPACE");
+        Field field = EventWriter.class.getDeclaredField("NAMESPACE");
         field.setAccessible(true);
         String namespace = (String) field.get(null);
         List<Role> roles = Manifests.ofType(Role.class).stream()
@@ -177,6 +177,30 @@ class RbacTest {
                 .getSpec()
                 .getServiceAccountName();
         assertThat(binding.getSubjects()).extracting(Subject::getName).containsExactly(account);
+    }
+
+    @Test
+    void theRollbackComponentLetsTheBridgeWriteMachineConfigsAndNothingElse() {
+        Path file = Manifests.DEPLOY.resolve("rollback/rbac.yaml");
+        List<Manifests.Document> documents = Manifests.documents(file);
+        ClusterRole role = Manifests.parse(documents.get(0), ClusterRole.class);
+        // what MachineConfigWrites calls beyond the base's get: create, edit (get, then patch), delete
+        assertThat(rules(role.getRules()))
+                .containsExactlyInAnyOrder(
+                        MCO + "/machineconfigs/create", MCO + "/machineconfigs/patch", MCO + "/machineconfigs/delete");
+        ClusterRoleBinding binding = Manifests.parse(documents.get(1), ClusterRoleBinding.class);
+        assertThat(binding.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
+        assertThat(binding.getSubjects())
+                .singleElement()
+                .satisfies(s -> assertThat(s.getName() + "/" + s.getNamespace())
+                        .isEqualTo(WorkloadsTest.bridge()
+                                        .getSpec()
+                                        .getTemplate()
+                                        .getSpec()
+                                        .getServiceAccountName() + "/"
+                                + WorkloadsTest.bridge().getMetadata().getNamespace()));
+        assertThat(Manifests.read(Manifests.DEPLOY.resolve("rollback/enable.yaml")))
+                .contains("MCDHOOKS_ROLLBACK", "\"true\"");
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.Views;
 import io.mcdhooks.bridge.metrics.BridgeMetrics;
+import io.mcdhooks.bridge.rollback.ConfigSnapshot;
 import io.mcdhooks.schemas.GateRequest;
 import io.mcdhooks.schemas.kafka.KafkaSettings;
 import io.vertx.core.Context;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -65,7 +67,8 @@ final class ListedCluster implements Cluster {
                 Duration.ofSeconds(10),
                 10,
                 Duration.ofMinutes(2),
-                Duration.ofMinutes(1));
+                Duration.ofMinutes(1),
+                false);
         return new GatekeeperService(
                 vertx,
                 context,
@@ -111,5 +114,16 @@ final class ListedCluster implements Cluster {
     @Override
     public GateRequest.Disruption disruption(NodeView node, String target) {
         return new GateRequest.Disruption("reboot", true, true, List.of(new GateRequest.Action("Reboot", null)));
+    }
+
+    /** No MachineConfigs here. */
+    @Override
+    public GenericKubernetesResource machineConfig(String name) {
+        return null;
+    }
+
+    @Override
+    public Optional<ConfigSnapshot> snapshot(String pool, String renderedConfig) {
+        return Optional.empty();
     }
 }

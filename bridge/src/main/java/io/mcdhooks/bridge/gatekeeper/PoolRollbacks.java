@@ -1,0 +1,256 @@
+package io.mcdhooks.bridge.gatekeeper;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.mcdhooks.bridge.gate.Gate;
+import io.mcdhooks.bridge.gate.RegisteredHook;
+import io.mcdhooks.bridge.rollback.ConfigSnapshot;
+import io.mcdhooks.bridge.rollback.RollbackDecision;
+import io.mcdhooks.bridge.rollback.RollbackPlan;
+import io.mcdhooks.bridge.rollback.SnapshotTaker;
+import io.mcdhooks.bridge.rollback.SourceConfig;
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateDecision.RollbackState;
+import io.mcdhooks.schemas.Stage;
+import io.vertx.core.Future;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers a failed post-update gate of a hook whose action is RollbackPool (or its advisory form)
+ * with a pool rollback ({@link RollbackPlan}), once per pool and failing config whatever number of
+ * nodes fail it, across restarts and lease handovers. Write-ahead: the rollback is on Kafka, as the
+ * failed gate's decision with its {@code rollback} PLANNED, before the first MachineConfig is
+ * written, and APPLIED once the last is; a new leader that reads back PLANNED without APPLIED
+ * writes them again (the writes make the snapshot's state, whatever was there). Confined to the
+ * gatekeeper's event loop.
+ */
+final class PoolRollbacks {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PoolRollbacks.class);
+    /** How long after a refused write a rollback's writes are tried again. */
+    private static final Duration RETRY = Duration.ofSeconds(30);
+
+    /** What the coordinator reads of the cluster and of the gatekeeper. */
+    record Sources(
+            Supplier<Collection<RegisteredHook>> hooks,
+            Function<String, Gate> gates,
+            BiFunction<String, String, Optional<ConfigSnapshot>> snapshots,
+            Function<String, GenericKubernetesResource> machineConfigs) {}
+
+    private final boolean carriesOut;
+    private final Sources sources;
+    private final Function<GateDecision, Future<Void>> publish;
+    private final MachineConfigWrites writes;
+    private final EventWriter events;
+    private final Clock clock;
+    /** The latest rollback decision on Kafka of each pool and failing config, as "pool/config". */
+    private final Map<String, GateDecision> rollbacks = new HashMap<>();
+    /** Rollback decisions on their way to Kafka: nothing is written for them before they are on it. */
+    private final Set<String> publishing = new HashSet<>();
+    /** Rollbacks whose writes are under way. */
+    private final Set<String> writing = new HashSet<>();
+    /** When a rollback whose writes failed is tried again. */
+    private final Map<String, Instant> retryAt = new HashMap<>();
+
+    private boolean following;
+
+    /**
+     * @param carriesOut MCDHOOKS_ROLLBACK: whether rollbacks are carried out, or only reported
+     * @param publish    publishes a decision; completes once Kafka acknowledged it
+     */
+    PoolRollbacks(
+            boolean carriesOut,
+            Sources sources,
+            Function<GateDecision, Future<Void>> publish,
+            MachineConfigWrites writes,
+            EventWriter events,
+            Clock clock) {
+        this.carriesOut = carriesOut;
+        this.sources = sources;
+        this.publish = publish;
+        this.writes = writes;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    /** The rollbacks read back: the latest of each pool and failing config. */
+    void recover(List<GateDecision> decisions) {
+        for (GateDecision d : decisions) {
+            if (d.rollback() != null) {
+                rollbacks.merge(key(d), d, (a, b) -> b.decidedAt().isBefore(a.decidedAt()) ? a : b);
+            }
+        }
+    }
+
+    /** The cluster is known: a rollback read back as planned, and not applied, is carried out again. */
+    void follow() {
+        following = true;
+        Instant now = clock.instant();
+        rollbacks.values().stream()
+                .filter(d -> d.rollback().state() == RollbackState.PLANNED)
+                .filter(d -> !publishing.contains(key(d)))
+                .filter(d -> !now.isBefore(retryAt.getOrDefault(key(d), Instant.MIN)))
+                .toList()
+                .forEach(this::carryOut);
+    }
+
+    /** Lets time pass: a rollback whose writes failed is tried again. */
+    void tick() {
+        if (following) {
+            follow();
+        }
+    }
+
+    /** A decision on Kafka: a rollback if it is a failed post-update gate of a rolling-back hook. */
+    void decided(GateDecision decision) {
+        if (decision.stage() != Stage.POST_UPDATE
+                || decision.released()
+                || decision.rollback() != null
+                || decision.decision() != GateDecision.Decision.BLOCKED
+                        && decision.decision() != GateDecision.Decision.TIMED_OUT
+                || rollbacks.containsKey(key(decision))
+                || publishing.contains(key(decision))) {
+            return;
+        }
+        Set<RegisteredHook.PostUpdateFailure> actions = new HashSet<>();
+        for (RegisteredHook hook : sources.hooks().get()) {
+            if (decision.blockingHooks().contains(hook.name())
+                    && hook.onPostUpdateFailure().rollsBack()) {
+                actions.add(hook.onPostUpdateFailure());
+            }
+        }
+        if (actions.isEmpty()) {
+            return;
+        }
+        RollbackDecision.Mode mode = !actions.contains(RegisteredHook.PostUpdateFailure.RollbackPool)
+                ? RollbackDecision.Mode.ADVISORY
+                : carriesOut ? RollbackDecision.Mode.CARRY_OUT : RollbackDecision.Mode.NOT_ENABLED;
+        Gate gate = sources.gates().apply(decision.gateId());
+        String from = decision.targetConfig();
+        String to = gate == null ? null : gate.request().currentConfig();
+        GateDecision.Rollback rollback = RollbackDecision.of(plan(decision.pool(), from, to), from, to, mode);
+        record(decision.withRollback(rollback, clock.instant()));
+    }
+
+    private RollbackPlan plan(String pool, String from, String to) {
+        if (to == null || to.equals(from)) {
+            return new RollbackPlan.Refused(
+                    RollbackPlan.Reason.NoSnapshot, "the config the node came from before " + from + " is not known");
+        }
+        ConfigSnapshot previous = sources.snapshots().apply(pool, to).orElse(null);
+        // What the failing config was made of: recorded when the pool first targeted it
+        List<String> failingSources = sources.snapshots()
+                .apply(pool, from)
+                .map(s -> s.sources().stream().map(SourceConfig::name).toList())
+                .orElse(List.of());
+        Set<String> names = new LinkedHashSet<>(failingSources);
+        if (previous != null) {
+            previous.sources().forEach(s -> names.add(s.name()));
+        }
+        Map<String, SourceConfig> current = new HashMap<>();
+        for (String name : names) {
+            GenericKubernetesResource mc = sources.machineConfigs().apply(name);
+            if (mc != null) {
+                current.put(name, SnapshotTaker.source(mc));
+            }
+        }
+        if (previous != null && failingSources.isEmpty()) {
+            return new RollbackPlan.Refused(
+                    RollbackPlan.Reason.NoSnapshot, "no snapshot of what " + from + " was made of was recorded");
+        }
+        return RollbackPlan.of(previous, from, failingSources, current);
+    }
+
+    /** Publishes {@code decision}; once on Kafka, says so in an Event, and carries it out if planned. */
+    private void record(GateDecision decision) {
+        String key = key(decision);
+        publishing.add(key);
+        GateDecision.Rollback rollback = decision.rollback();
+        LOG.atInfo()
+                .addKeyValue("gate", decision.gateId())
+                .addKeyValue("rollback", rollback.state())
+                .log("{}", rollback.message());
+        publish.apply(decision).onSuccess(v -> {
+            publishing.remove(key);
+            rollbacks.put(key, decision);
+            event(decision);
+            if (rollback.state() == RollbackState.PLANNED && following) {
+                carryOut(decision);
+            }
+        });
+    }
+
+    private void carryOut(GateDecision planned) {
+        String key = key(planned);
+        if (!writing.add(key)) {
+            return;
+        }
+        GateDecision.Rollback rollback = planned.rollback();
+        Optional<ConfigSnapshot> previous = sources.snapshots().apply(planned.pool(), rollback.to());
+        if (previous.isEmpty()) {
+            // Planned from this snapshot, it was let go since: nothing to write back from.
+            writing.remove(key);
+            record(planned.withRollback(
+                    new GateDecision.Rollback(
+                            RollbackState.REFUSED,
+                            rollback.from(),
+                            rollback.to(),
+                            RollbackPlan.Reason.NoSnapshot.name(),
+                            "the snapshot of " + rollback.to() + " is gone; the pool is held paused instead",
+                            List.of()),
+                    clock.instant()));
+            return;
+        }
+        writes.write(rollback.steps(), previous.get()).onComplete(done -> {
+            writing.remove(key);
+            if (done.succeeded()) {
+                retryAt.remove(key);
+                record(planned.withRollback(RollbackDecision.applied(rollback), clock.instant()));
+            } else {
+                // Tried again later: the decision stays PLANNED, the pool held paused meanwhile.
+                retryAt.put(key, clock.instant().plus(RETRY));
+                LOG.atError()
+                        .addKeyValue("gate", planned.gateId())
+                        .setCause(done.cause())
+                        .log(
+                                "cannot write a rollback's MachineConfigs ({})",
+                                done.cause().getClass().getSimpleName());
+            }
+        });
+    }
+
+    private void event(GateDecision decision) {
+        GateDecision.Rollback rollback = decision.rollback();
+        String state = rollback.state().name();
+        String reason = "Rollback" + state.charAt(0) + state.substring(1).toLowerCase();
+        boolean warning = rollback.state() == RollbackState.REFUSED || rollback.state() == RollbackState.ADVISORY;
+        events.write(
+                null,
+                decision.pool(),
+                reason,
+                warning ? "Warning" : "Normal",
+                "post-update gate " + decision.gateId() + " failed (" + String.join(", ", decision.blockingHooks())
+                        + "): " + rollback.message(),
+                decision.decidedAt(),
+                decision.gateId(),
+                1);
+    }
+
+    private static String key(GateDecision decision) {
+        return decision.pool() + "/" + decision.targetConfig();
+    }
+}
