@@ -188,6 +188,24 @@ public final class GateEvents {
                 gate.id());
     }
 
+    /** A rollback decision on Kafka: an Event on the pool, a Warning where the pool is held instead. */
+    void rollback(GateDecision decision) {
+        GateDecision.Rollback rollback = decision.rollback();
+        String state = rollback.state().name();
+        boolean held = rollback.state() == GateDecision.RollbackState.REFUSED
+                || rollback.state() == GateDecision.RollbackState.ADVISORY;
+        writer.write(
+                null,
+                decision.pool(),
+                "Rollback" + state.charAt(0) + state.substring(1).toLowerCase(),
+                held ? "Warning" : "Normal",
+                "post-update gate " + decision.gateId() + " failed (" + String.join(", ", decision.blockingHooks())
+                        + "): " + rollback.message(),
+                decision.decidedAt(),
+                decision.gateId(),
+                1);
+    }
+
     /**
      * Overrides by annotation are gone (anyone who could annotate a Node could release any gate):
      * one found on a Node or pool changes nothing, and is answered once per value with a Warning

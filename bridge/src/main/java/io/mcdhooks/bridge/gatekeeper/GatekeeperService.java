@@ -127,8 +127,7 @@ public final class GatekeeperService implements ClusterListener {
         this.levers = new LeverActuator(client, kube, context, settings.namespace(), settings.pauseImage());
         this.holdPolicy = new HoldPolicy(client, kube, context);
         PoolSchedules schedules = new PoolSchedules();
-        EventWriter eventWriter = new EventWriter(client, kube);
-        this.events = new GateEvents(eventWriter, clock);
+        this.events = new GateEvents(new EventWriter(client, kube), clock);
         this.reconciler = new LeverReconciler(
                 settings.cluster(),
                 cluster,
@@ -151,7 +150,7 @@ public final class GatekeeperService implements ClusterListener {
                         gatekeeper::hooks, gatekeeper::gate, cluster::snapshot, cluster::machineConfig),
                 DecisionSink.through(outbox),
                 new MachineConfigWrites(client, kube),
-                eventWriter,
+                events::rollback,
                 clock);
         this.decisions = new DecisionSink(
                 DecisionSink.through(outbox),

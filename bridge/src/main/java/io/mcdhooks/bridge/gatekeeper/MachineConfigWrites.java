@@ -20,7 +20,7 @@ import java.util.List;
  * carried out again after a restart (its APPLIED decision not on Kafka yet) writes the same.
  * Needs the bridge's write access to MachineConfigs, which only {@code deploy/rollback/} grants.
  */
-final class MachineConfigWrites {
+final class MachineConfigWrites implements PoolRollbacks.Writes {
 
     private final KubernetesClient client;
     private final WorkerExecutor worker;
@@ -31,7 +31,8 @@ final class MachineConfigWrites {
     }
 
     /** Makes {@code steps}, in order, on the worker pool; fails on the first write refused. */
-    Future<Void> write(List<RollbackStep> steps, ConfigSnapshot previous) {
+    @Override
+    public Future<Void> write(List<RollbackStep> steps, ConfigSnapshot previous) {
         return worker.executeBlocking(
                 () -> {
                     for (RollbackStep step : steps) {

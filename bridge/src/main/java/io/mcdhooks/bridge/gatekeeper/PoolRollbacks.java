@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -44,6 +45,12 @@ final class PoolRollbacks {
     /** How long after a refused write a rollback's writes are tried again. */
     private static final Duration RETRY = Duration.ofSeconds(30);
 
+    /** Writes a rollback's MachineConfigs back as {@code previous} has them ({@link MachineConfigWrites}). */
+    @FunctionalInterface
+    interface Writes {
+        Future<Void> write(List<GateDecision.RollbackStep> steps, ConfigSnapshot previous);
+    }
+
     /** What the coordinator reads of the cluster and of the gatekeeper. */
     record Sources(
             Supplier<Collection<RegisteredHook>> hooks,
@@ -54,8 +61,8 @@ final class PoolRollbacks {
     private final boolean carriesOut;
     private final Sources sources;
     private final Function<GateDecision, Future<Void>> publish;
-    private final MachineConfigWrites writes;
-    private final EventWriter events;
+    private final Writes writes;
+    private final Consumer<GateDecision> announce;
     private final Clock clock;
     /** The latest rollback decision on Kafka of each pool and failing config, as "pool/config". */
     private final Map<String, GateDecision> rollbacks = new HashMap<>();
@@ -71,19 +78,20 @@ final class PoolRollbacks {
     /**
      * @param carriesOut MCDHOOKS_ROLLBACK: whether rollbacks are carried out, or only reported
      * @param publish    publishes a decision; completes once Kafka acknowledged it
+     * @param announce   hears each rollback decision once it is on Kafka (the Events)
      */
     PoolRollbacks(
             boolean carriesOut,
             Sources sources,
             Function<GateDecision, Future<Void>> publish,
-            MachineConfigWrites writes,
-            EventWriter events,
+            Writes writes,
+            Consumer<GateDecision> announce,
             Clock clock) {
         this.carriesOut = carriesOut;
         this.sources = sources;
         this.publish = publish;
         this.writes = writes;
-        this.events = events;
+        this.announce = announce;
         this.clock = clock;
     }
 
@@ -187,7 +195,7 @@ final class PoolRollbacks {
         publish.apply(decision).onSuccess(v -> {
             publishing.remove(key);
             rollbacks.put(key, decision);
-            event(decision);
+            announce.accept(decision);
             if (rollback.state() == RollbackState.PLANNED && following) {
                 carryOut(decision);
             }
@@ -231,23 +239,6 @@ final class PoolRollbacks {
                                 done.cause().getClass().getSimpleName());
             }
         });
-    }
-
-    private void event(GateDecision decision) {
-        GateDecision.Rollback rollback = decision.rollback();
-        String state = rollback.state().name();
-        String reason = "Rollback" + state.charAt(0) + state.substring(1).toLowerCase();
-        boolean warning = rollback.state() == RollbackState.REFUSED || rollback.state() == RollbackState.ADVISORY;
-        events.write(
-                null,
-                decision.pool(),
-                reason,
-                warning ? "Warning" : "Normal",
-                "post-update gate " + decision.gateId() + " failed (" + String.join(", ", decision.blockingHooks())
-                        + "): " + rollback.message(),
-                decision.decidedAt(),
-                decision.gateId(),
-                1);
     }
 
     private static String key(GateDecision decision) {

@@ -1,0 +1,262 @@
+package io.mcdhooks.bridge.gatekeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.mcdhooks.bridge.MovingClock;
+import io.mcdhooks.bridge.gate.Gate;
+import io.mcdhooks.bridge.gate.RegisteredHook;
+import io.mcdhooks.bridge.rollback.ConfigSnapshot;
+import io.mcdhooks.bridge.rollback.SourceConfig;
+import io.mcdhooks.schemas.GateDecision;
+import io.mcdhooks.schemas.GateDecision.RollbackState;
+import io.mcdhooks.schemas.GateId;
+import io.mcdhooks.schemas.GateRequest;
+import io.mcdhooks.schemas.Stage;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** A failed gate's rollback: write-ahead, once per pool and failing config, carried on after a restart. */
+class PoolRollbacksTest {
+
+    private static final Instant T0 = Instant.parse("2026-12-03T10:00:00Z");
+    private static final String BEFORE = "rendered-worker-1";
+    private static final String FAILING = "rendered-worker-2";
+    private static final Map<String, String> WORKER = Map.of("machineconfiguration.openshift.io/role", "worker");
+
+    private final MovingClock clock = new MovingClock(T0);
+    private final List<GateDecision> published = new ArrayList<>();
+    private final List<Promise<Void>> acks = new ArrayList<>();
+    private final List<List<GateDecision.RollbackStep>> written = new ArrayList<>();
+    private final List<GateDecision> announced = new ArrayList<>();
+    private final Map<String, Gate> gates = new HashMap<>();
+    private Future<Void> writeResult = Future.succeededFuture();
+    private boolean ackAtOnce = true;
+    private RegisteredHook.PostUpdateFailure action = RegisteredHook.PostUpdateFailure.RollbackPool;
+
+    @Test
+    void nothingIsWrittenBeforeThePlanIsOnKafkaAndItIsAppliedOnce() {
+        ackAtOnce = false;
+        PoolRollbacks rollbacks = following(true);
+
+        rollbacks.decided(failed("worker-0"));
+        assertThat(published)
+                .singleElement()
+                .satisfies(d -> assertThat(d.rollback().state()).isEqualTo(RollbackState.PLANNED));
+        assertThat(written).as("before Kafka has the plan").isEmpty();
+
+        acks.get(0).complete();
+        assertThat(written)
+                .singleElement()
+                .satisfies(steps -> assertThat(steps)
+                        .extracting(GateDecision.RollbackStep::machineConfig)
+                        .containsExactly("99-worker-kargs"));
+        assertThat(published)
+                .extracting(d -> d.rollback().state())
+                .containsExactly(RollbackState.PLANNED, RollbackState.APPLIED);
+        acks.get(1).complete();
+        rollbacks.tick();
+        assertThat(written).hasSize(1);
+        assertThat(announced)
+                .extracting(d -> d.rollback().state())
+                .containsExactly(RollbackState.PLANNED, RollbackState.APPLIED);
+    }
+
+    @Test
+    void aSecondNodeFailingTheSameConfigStartsNoSecondRollback() {
+        PoolRollbacks rollbacks = following(true);
+        rollbacks.decided(failed("worker-0"));
+        rollbacks.decided(failed("worker-1"));
+        // and the same gate decided again (timed out after its FAIL)
+        rollbacks.decided(failed("worker-0"));
+
+        assertThat(written).hasSize(1);
+        assertThat(published).hasSize(2);
+    }
+
+    @Test
+    void aLeaderThatReadsBackAPlanNotAppliedWritesItAgainOnceThenNeverAgain() {
+        PoolRollbacks first = following(true);
+        ackAtOnce = false;
+        first.decided(failed("worker-0"));
+        GateDecision planned = published.get(0);
+        // the leader dies with its plan on Kafka, before any write
+
+        PoolRollbacks second = rollbacks(true);
+        second.recover(List.of(failed("worker-0"), planned));
+        ackAtOnce = true;
+        second.follow();
+        assertThat(written).hasSize(1);
+        GateDecision applied = published.get(published.size() - 1);
+        assertThat(applied.rollback().state()).isEqualTo(RollbackState.APPLIED);
+
+        PoolRollbacks third = rollbacks(true);
+        third.recover(List.of(planned, applied));
+        third.follow();
+        third.decided(failed("worker-1"));
+        assertThat(written).hasSize(1);
+    }
+
+    @Test
+    void aRefusedWriteStaysPlannedAndIsTriedAgainLater() {
+        writeResult = Future.failedFuture(new IllegalStateException("machineconfigs is forbidden"));
+        PoolRollbacks rollbacks = following(true);
+        rollbacks.decided(failed("worker-0"));
+        assertThat(written).hasSize(1);
+
+        rollbacks.tick();
+        assertThat(written).as("not at once").hasSize(1);
+        writeResult = Future.succeededFuture();
+        clock.advance(Duration.ofSeconds(31));
+        rollbacks.tick();
+        assertThat(written).hasSize(2);
+        assertThat(published)
+                .extracting(d -> d.rollback().state())
+                .containsExactly(RollbackState.PLANNED, RollbackState.APPLIED);
+    }
+
+    @Test
+    void anAdvisoryHookOrABridgeThatDoesNotCarryRollbacksOutOnlyReports() {
+        action = RegisteredHook.PostUpdateFailure.RollbackPoolAdvisory;
+        following(true).decided(failed("worker-0"));
+        action = RegisteredHook.PostUpdateFailure.RollbackPool;
+        following(false).decided(failed("worker-0"));
+
+        assertThat(written).isEmpty();
+        assertThat(published)
+                .extracting(d -> d.rollback().state() + " " + d.rollback().reason())
+                .containsExactly("ADVISORY Advisory", "ADVISORY NotEnabled");
+    }
+
+    @Test
+    void aHookThatOnlyHoldsAsksForNoRollback() {
+        action = RegisteredHook.PostUpdateFailure.HoldAndPausePool;
+        following(true).decided(failed("worker-0"));
+        assertThat(published).isEmpty();
+    }
+
+    private PoolRollbacks following(boolean carriesOut) {
+        PoolRollbacks rollbacks = rollbacks(carriesOut);
+        rollbacks.follow();
+        return rollbacks;
+    }
+
+    private PoolRollbacks rollbacks(boolean carriesOut) {
+        Map<String, ConfigSnapshot> snapshots = Map.of(
+                BEFORE, snapshot(BEFORE, List.of("quiet")),
+                FAILING, snapshot(FAILING, List.of("quiet", "nosmt")));
+        return new PoolRollbacks(
+                carriesOut,
+                new PoolRollbacks.Sources(
+                        () -> List.of(hook()),
+                        gates::get,
+                        (pool, config) -> Optional.ofNullable(snapshots.get(config)),
+                        name -> name.equals("99-worker-kargs") ? mc(List.of("quiet", "nosmt")) : null),
+                decision -> {
+                    published.add(decision);
+                    Promise<Void> ack = Promise.promise();
+                    acks.add(ack);
+                    if (ackAtOnce) {
+                        ack.complete();
+                    }
+                    return ack.future();
+                },
+                (steps, previous) -> {
+                    written.add(steps);
+                    return writeResult;
+                },
+                announced::add,
+                clock);
+    }
+
+    private RegisteredHook hook() {
+        return new RegisteredHook(
+                "node-check",
+                Set.of(Stage.POST_UPDATE),
+                Set.of(),
+                Map.of(),
+                Duration.ofMinutes(10),
+                Duration.ZERO,
+                GateDecision.FailurePolicy.Fail,
+                GateDecision.Mode.Enforcing,
+                action,
+                false);
+    }
+
+    /** The BLOCKED decision of {@code node}'s post-update gate on the failing config. */
+    private GateDecision failed(String node) {
+        String id = GateId.of("c1", Stage.POST_UPDATE, node, FAILING);
+        GateRequest request = new GateRequest(
+                "c1",
+                id,
+                1,
+                Stage.POST_UPDATE,
+                new GateRequest.PoolFacts("worker", "1", 3),
+                new GateRequest.NodeFacts(node, "zone-a", Map.of()),
+                BEFORE,
+                FAILING,
+                new GateRequest.TargetFacts("quay.io/os@sha256:01", "default", null, null, null),
+                T0,
+                T0.plus(Duration.ofMinutes(30)));
+        gates.put(id, new Gate(request, T0, Map.of(), null, false, null));
+        return new GateDecision(
+                "c1",
+                id,
+                1,
+                Stage.POST_UPDATE,
+                "worker",
+                node,
+                FAILING,
+                GateDecision.Decision.BLOCKED,
+                false,
+                List.of(new GateDecision.HookStatus(
+                        "node-check",
+                        GateDecision.HookState.FAIL,
+                        null,
+                        "ChecksFailed",
+                        null,
+                        T0,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null)),
+                List.of("node-check"),
+                "blocked by node-check: FAIL ChecksFailed",
+                null,
+                T0,
+                clock.instant());
+    }
+
+    private static ConfigSnapshot snapshot(String config, List<String> kargs) {
+        return new ConfigSnapshot(
+                "c1",
+                "worker",
+                config,
+                T0,
+                List.of(SourceConfig.of("99-worker-kargs", WORKER, List.of(), Map.of("kernelArguments", kargs))));
+    }
+
+    private static GenericKubernetesResource mc(List<String> kargs) {
+        return new GenericKubernetesResourceBuilder()
+                .withApiVersion("machineconfiguration.openshift.io/v1")
+                .withKind("MachineConfig")
+                .withNewMetadata()
+                .withName("99-worker-kargs")
+                .withLabels(WORKER)
+                .endMetadata()
+                .addToAdditionalProperties("spec", Map.of("kernelArguments", kargs))
+                .build();
+    }
+}
