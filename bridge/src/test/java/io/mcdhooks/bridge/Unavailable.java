@@ -2,8 +2,8 @@ package io.mcdhooks.bridge;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.mcdhooks.bridge.kube.McoInformers;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -26,22 +26,10 @@ final class Unavailable implements AutoCloseable {
     /** Starts watching the nodes of the pool {@code role} (its nodes carry node-role.kubernetes.io/<role>). */
     static Unavailable watch(KubernetesClient client, String role) {
         Unavailable u = new Unavailable(role);
-        u.informer = client.nodes().inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Node node) {
-                u.seen(node);
-            }
-
-            @Override
-            public void onUpdate(Node before, Node node) {
-                u.seen(node);
-            }
-
-            @Override
-            public void onDelete(Node node, boolean unknown) {
-                u.out.remove(node.getMetadata().getName());
-            }
-        });
+        u.informer = client.nodes()
+                .inform(McoInformers.levelHandler(
+                        u::seen,
+                        (node, unknown) -> u.out.remove(node.getMetadata().getName())));
         return u;
     }
 

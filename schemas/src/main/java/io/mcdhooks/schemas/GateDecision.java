@@ -56,45 +56,7 @@ public record GateDecision(
         }
     }
 
-    /** A decision with no rollback: what v1 carried before {@code rollback} was added. */
-    public GateDecision(
-            String cluster,
-            String gateId,
-            int attempt,
-            Stage stage,
-            String pool,
-            String node,
-            String targetConfig,
-            Decision decision,
-            boolean released,
-            List<HookStatus> hooks,
-            List<String> blockingHooks,
-            String summary,
-            OperatorOverride override,
-            Instant openedAt,
-            Instant decidedAt,
-            String advisory) {
-        this(
-                cluster,
-                gateId,
-                attempt,
-                stage,
-                pool,
-                node,
-                targetConfig,
-                decision,
-                released,
-                hooks,
-                blockingHooks,
-                summary,
-                override,
-                openedAt,
-                decidedAt,
-                advisory,
-                null);
-    }
-
-    /** A decision of a gate a lever enforces: what v1 carried before {@code advisory} was added. */
+    /** A decision of a gate a lever enforces and no rollback: what v1 carried before {@code advisory}. */
     public GateDecision(
             String cluster,
             String gateId,

@@ -242,7 +242,8 @@ public final class GateMachine {
                 operator,
                 gate.openedAt(),
                 now,
-                advisory);
+                advisory,
+                null);
     }
 
     private static Change decide(Gate gate, VerdictFate fate, Instant now, boolean opening) {

@@ -1,9 +1,8 @@
 package io.mcdhooks.bridge.gatekeeper;
 
+import static io.mcdhooks.bridge.rollback.MachineConfigObjects.mc;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.mcdhooks.bridge.MovingClock;
 import io.mcdhooks.bridge.gate.Gate;
 import io.mcdhooks.bridge.gate.RegisteredHook;
@@ -161,7 +160,9 @@ class PoolRollbacksTest {
                         () -> List.of(hook()),
                         gates::get,
                         (pool, config) -> Optional.ofNullable(snapshots.get(config)),
-                        name -> name.equals("99-worker-kargs") ? mc(List.of("quiet", "nosmt")) : null),
+                        name -> name.equals("99-worker-kargs")
+                                ? mc(name, Map.of(), Map.of("kernelArguments", List.of("quiet", "nosmt")))
+                                : null),
                 decision -> {
                     published.add(decision);
                     Promise<Void> ack = Promise.promise();
@@ -246,17 +247,5 @@ class PoolRollbacksTest {
                 config,
                 T0,
                 List.of(SourceConfig.of("99-worker-kargs", WORKER, List.of(), Map.of("kernelArguments", kargs))));
-    }
-
-    private static GenericKubernetesResource mc(List<String> kargs) {
-        return new GenericKubernetesResourceBuilder()
-                .withApiVersion("machineconfiguration.openshift.io/v1")
-                .withKind("MachineConfig")
-                .withNewMetadata()
-                .withName("99-worker-kargs")
-                .withLabels(WORKER)
-                .endMetadata()
-                .addToAdditionalProperties("spec", Map.of("kernelArguments", kargs))
-                .build();
     }
 }

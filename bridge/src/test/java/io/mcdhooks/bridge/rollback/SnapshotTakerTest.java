@@ -1,5 +1,6 @@
 package io.mcdhooks.bridge.rollback;
 
+import static io.mcdhooks.bridge.rollback.MachineConfigObjects.mc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -74,20 +75,6 @@ class SnapshotTakerTest {
                                         List.of(sources).stream()
                                                 .map(s -> Map.of("kind", "MachineConfig", "name", s))
                                                 .toList())))
-                .build();
-    }
-
-    private static GenericKubernetesResource mc(
-            String name, Map<String, String> annotations, Map<String, Object> spec) {
-        return new GenericKubernetesResourceBuilder()
-                .withApiVersion("machineconfiguration.openshift.io/v1")
-                .withKind("MachineConfig")
-                .withNewMetadata()
-                .withName(name)
-                .withAnnotations(annotations)
-                .withLabels(Map.of("machineconfiguration.openshift.io/role", "worker"))
-                .endMetadata()
-                .addToAdditionalProperties("spec", spec)
                 .build();
     }
 }

@@ -1,5 +1,6 @@
 package io.mcdhooks.bridge.snapshots;
 
+import static io.mcdhooks.bridge.rollback.MachineConfigObjects.mc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -247,19 +248,5 @@ class SnapshotRecorderIT {
         var spec = new LinkedHashMap<String, Object>();
         spec.put("kernelArguments", List.of(args));
         return spec;
-    }
-
-    private static GenericKubernetesResource mc(
-            String name, Map<String, String> annotations, Map<String, Object> spec) {
-        return new GenericKubernetesResourceBuilder()
-                .withApiVersion("machineconfiguration.openshift.io/v1")
-                .withKind("MachineConfig")
-                .withNewMetadata()
-                .withName(name)
-                .withAnnotations(annotations)
-                .withLabels(WORKER)
-                .endMetadata()
-                .addToAdditionalProperties("spec", spec)
-                .build();
     }
 }
