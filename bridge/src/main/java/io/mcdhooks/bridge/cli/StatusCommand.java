@@ -74,6 +74,11 @@ final class StatusCommand implements Callable<Integer> {
         for (GateDecision gate : open) {
             out.printf("  %s (attempt %d): %s%n", gate.gateId(), gate.attempt(), gate.decision());
             out.printf("    %s%n", WhyHeld.of(gate));
+            if (gate.rollback() != null) {
+                out.printf(
+                        "    rollback %s: %s%n",
+                        gate.rollback().state(), gate.rollback().message());
+            }
             for (String hook : gate.blockingHooks()) {
                 LagStatus status = lag.get(hook);
                 if (status != null) {

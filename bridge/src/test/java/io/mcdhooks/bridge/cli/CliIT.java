@@ -72,35 +72,47 @@ class CliIT {
                 event("worker", LifecycleEvent.ObjectRef.Kind.MachineConfigPool, Transition.NEW_TARGET_CONFIG));
         publish(lifecycle, event("worker-1", LifecycleEvent.ObjectRef.Kind.Node, Transition.RESUMED));
         publish(requests, request);
+        GateDecision blocked = new GateDecision(
+                "c1",
+                request.gateId(),
+                1,
+                Stage.POST_UPDATE,
+                "worker",
+                "worker-1",
+                "rendered-worker-2",
+                GateDecision.Decision.BLOCKED,
+                false,
+                List.of(new GateDecision.HookStatus(
+                        "node-check",
+                        GateDecision.HookState.FAIL,
+                        GateDecision.Mode.Enforcing,
+                        "ProbeFailed",
+                        "port 9100 refused",
+                        Instant.now(),
+                        null,
+                        600,
+                        0,
+                        null,
+                        false,
+                        false)),
+                List.of("node-check"),
+                "blocked by node-check: FAIL ProbeFailed",
+                null,
+                Instant.now(),
+                Instant.now());
+        publish(decisions, blocked);
+        // and the pool rollback its failure started
         publish(
                 decisions,
-                new GateDecision(
-                        "c1",
-                        request.gateId(),
-                        1,
-                        Stage.POST_UPDATE,
-                        "worker",
-                        "worker-1",
-                        "rendered-worker-2",
-                        GateDecision.Decision.BLOCKED,
-                        false,
-                        List.of(new GateDecision.HookStatus(
-                                "node-check",
-                                GateDecision.HookState.FAIL,
-                                GateDecision.Mode.Enforcing,
-                                "ProbeFailed",
-                                "port 9100 refused",
-                                Instant.now(),
+                blocked.withRollback(
+                        new GateDecision.Rollback(
+                                GateDecision.RollbackState.PLANNED,
+                                "rendered-worker-2",
+                                "rendered-worker-1",
                                 null,
-                                600,
-                                0,
-                                null,
-                                false,
-                                false)),
-                        List.of("node-check"),
-                        "blocked by node-check: FAIL ProbeFailed",
-                        null,
-                        Instant.now(),
+                                "the pool goes back to rendered-worker-1: restore 99-worker-kargs",
+                                List.of(new GateDecision.RollbackStep(
+                                        GateDecision.RollbackAction.RESTORE, "99-worker-kargs"))),
                         Instant.now()));
 
         // When
@@ -114,7 +126,8 @@ class CliIT {
                 .contains("resumed")
                 .contains(request.gateId())
                 .contains("blocked by node-check: FAIL ProbeFailed")
-                .contains("hook node-check: STOPPED, lag 1");
+                .contains("hook node-check: STOPPED, lag 1")
+                .contains("rollback PLANNED: the pool goes back to rendered-worker-1: restore 99-worker-kargs");
     }
 
     @Test
