@@ -20,14 +20,18 @@ class EvictionIT {
         return sim.client.pods().inNamespace(Simulation.GATES).withName(name).get();
     }
 
+    /** The pod's phase; null before the kubelet has written its status (a moment after it is created). */
+    private static String phase(Pod pod) {
+        return pod == null || pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    }
+
     @Test
     void aGatePodIsStartedByTheKubeletAndThenHoldsTheDrain() {
         try (var sim = new Simulation(Topology.builder().masters(1).workers(1)).start()) {
             sim.gate("worker-0");
             await().atMost(LONG)
-                    .untilAsserted(() -> assertThat(
-                                    pod(sim, "gate-worker-0").getStatus().getPhase())
-                            .isEqualTo("Running"));
+                    .untilAsserted(
+                            () -> assertThat(phase(pod(sim, "gate-worker-0"))).isEqualTo("Running"));
 
             sim.mco.applyMachineConfig(MachineConfigs.kernelType("99-worker-rt", "worker", "realtime"));
 
@@ -45,10 +49,12 @@ class EvictionIT {
             sim.gate("worker-0", "registry.example/missing/pause:1");
             await().atMost(LONG).untilAsserted(() -> {
                 Pod gate = pod(sim, "gate-worker-0");
-                assertThat(gate.getStatus().getPhase()).isEqualTo("Pending");
+                assertThat(phase(gate)).isEqualTo("Pending");
                 assertThat(gate.getStatus().getContainerStatuses())
                         .singleElement()
-                        .satisfies(c -> assertThat(c.getState().getWaiting().getReason())
+                        .satisfies(c -> assertThat(c.getState().getWaiting())
+                                .isNotNull()
+                                .extracting(w -> w.getReason())
                                 .isEqualTo("ImagePullBackOff"));
             });
 
@@ -82,7 +88,7 @@ class EvictionIT {
                             .hasSize(2)
                             .allSatisfy(p -> {
                                 assertThat(p.getMetadata().getName()).isNotIn("app-0-worker-0", "app-0-worker-1");
-                                assertThat(p.getStatus().getPhase()).isEqualTo("Running");
+                                assertThat(phase(p)).isEqualTo("Running");
                             }));
         }
     }
