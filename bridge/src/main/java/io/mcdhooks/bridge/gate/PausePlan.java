@@ -68,7 +68,9 @@ public final class PausePlan {
             return null;
         }
         if (!pool.rolling()) {
-            return true;
+            // At rest the pool waits for its next config's gates; a reverted change is not a new
+            // config (its gates passed it before), and its nodes going back meet their post-update gates.
+            return !pool.reverting();
         }
         if (poolHooks
                 && !released(

@@ -42,6 +42,18 @@ public record PoolView(
         return targetConfig != null && !targetConfig.equals(currentConfig);
     }
 
+    /**
+     * A change reverted mid-rollout: the pool targets the config it still reports (its
+     * status.configuration never left it), and is not Updated: some of its nodes are on another
+     * config, which the MCC takes them back from.
+     */
+    public boolean reverting() {
+        return targetConfig != null
+                && targetConfig.equals(currentConfig)
+                && "False".equals(conditions.get("Updated"))
+                && updatedMachineCount < machineCount;
+    }
+
     /** How many nodes the MCC takes at a time: {@code maxUnavailable} resolved against the pool's machines. */
     public int batch() {
         return batch(maxUnavailable, machineCount);

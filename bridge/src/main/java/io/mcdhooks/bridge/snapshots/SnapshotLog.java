@@ -33,6 +33,10 @@ public final class SnapshotLog {
 
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotLog.class);
     private static final Duration POLL = Duration.ofMillis(500);
+    /** How long a topic that is not in the broker's metadata is waited for. */
+    private static final Duration TOPIC_WAIT = Duration.ofSeconds(30);
+
+    private static final Duration RETRY = Duration.ofMillis(200);
 
     private SnapshotLog() {}
 
@@ -63,11 +67,7 @@ public final class SnapshotLog {
         Map<String, ConfigSnapshot> snapshots = new HashMap<>();
         try (KafkaConsumer<String, byte[]> consumer =
                 new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
-            if (infos == null || infos.isEmpty()) {
-                throw new IllegalStateException("no topic " + topic
-                        + ": create it (deploy/base/kafka/topics.yaml) or set MCDHOOKS_CONFIG_SNAPSHOTS_TOPIC");
-            }
+            List<PartitionInfo> infos = partitions(consumer, topic);
             List<TopicPartition> partitions = new ArrayList<>();
             infos.forEach(i -> partitions.add(new TopicPartition(i.topic(), i.partition())));
             consumer.assign(partitions);
@@ -104,6 +104,31 @@ public final class SnapshotLog {
             }
         }
         return snapshots;
+    }
+
+    /**
+     * The topic's partitions. A topic created a moment ago (MCDHOOKS_CREATE_TOPICS) may not be in
+     * the metadata a broker serves yet: asked again for a while before it counts as missing.
+     */
+    private static List<PartitionInfo> partitions(KafkaConsumer<?, ?> consumer, String topic) {
+        long deadline = System.nanoTime() + TOPIC_WAIT.toNanos();
+        while (true) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, POLL);
+            if (infos != null && !infos.isEmpty()) {
+                return infos;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no topic " + topic
+                        + ": create it (deploy/base/kafka/topics.yaml) or set MCDHOOKS_CONFIG_SNAPSHOTS_TOPIC");
+            }
+            // An empty answer comes back at once: ask again shortly, not in a tight loop.
+            try {
+                Thread.sleep(RETRY.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for topic " + topic, e);
+            }
+        }
     }
 
     private static String seal(ConsumerRecord<String, byte[]> record) {

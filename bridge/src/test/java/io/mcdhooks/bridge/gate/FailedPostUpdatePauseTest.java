@@ -40,6 +40,51 @@ class FailedPostUpdatePauseTest {
     }
 
     @Test
+    void aPoolGoingBackToTheConfigItReportsIsNotHeldAtRestByItsPoolGate() {
+        // a pool-pre-update hook pauses its pool at rest, until its next config's gate passes
+        var gatekeeper = new Gatekeeper("c1", new MovingClock(Gates.T0), d -> {});
+        gatekeeper.putHook(Gates.hook("kmod-check", Stage.POOL_PRE_UPDATE));
+        NodeView stillOnNew = heldOn(NEW);
+        PoolView atRest = new PoolView(
+                "worker",
+                "uid",
+                "1",
+                1,
+                OLD,
+                OLD,
+                true,
+                "1",
+                2,
+                2,
+                0,
+                Map.of(),
+                Map.of("Updated", "True"),
+                null,
+                Map.of());
+        // the change reverted mid-rollout: status.configuration never left OLD, one node is on NEW
+        PoolView reverted = new PoolView(
+                "worker",
+                "uid",
+                "1",
+                1,
+                OLD,
+                OLD,
+                true,
+                "1",
+                2,
+                1,
+                0,
+                Map.of(),
+                Map.of("Updated", "False"),
+                null,
+                Map.of());
+
+        assertThat(paused(gatekeeper, atRest, stillOnNew)).isTrue();
+        assertThat(reverted.reverting()).isTrue();
+        assertThat(paused(gatekeeper, reverted, stillOnNew)).isFalse();
+    }
+
+    @Test
     void aHoldAloneNeverPausesThePool() {
         assertThat(paused(failed(RegisteredHook.PostUpdateFailure.Hold), pool(NEW), heldOn(NEW)))
                 .isNull();

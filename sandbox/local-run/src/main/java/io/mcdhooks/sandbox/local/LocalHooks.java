@@ -67,9 +67,17 @@ final class LocalHooks implements AutoCloseable {
         this.kafkaEnv = Map.copyOf(kafkaEnv);
     }
 
-    /** The self-check's command: healthy, or in post-check-fails unhealthy on the first node that asks. */
+    /**
+     * The self-check's command: healthy; in post-check-fails unhealthy on the first node that asks;
+     * in rollback unhealthy on the realtime kernel.
+     */
     String selfCheckCommand() {
         String healthy = "echo \"$MCDHOOKS_NODE healthy: kubelet, CRI-O and network checks passed\"";
+        if (scenario == Scenario.ROLLBACK) {
+            return "if [ \"$MCDHOOKS_KERNEL_TYPE\" = realtime ]; then "
+                    + "echo \"$MCDHOOKS_NODE: the NIC driver does not load on the realtime kernel (simulated fault)\";"
+                    + " exit 1; fi; " + healthy;
+        }
         if (scenario != Scenario.POST_CHECK_FAILS) {
             return healthy;
         }
@@ -160,6 +168,9 @@ final class LocalHooks implements AutoCloseable {
         spec.setPools(List.of(pool));
         spec.setTimeoutSeconds(timeoutSeconds);
         spec.setFailurePolicy(policy);
+        if (scenario == Scenario.ROLLBACK && name.equals(SELFCHECK)) {
+            spec.setPostUpdateFailureAction(UpdateHookSpec.PostUpdateFailureAction.RollbackPool);
+        }
         hook.setSpec(spec);
         return hook;
     }

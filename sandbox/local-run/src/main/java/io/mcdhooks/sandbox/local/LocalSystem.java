@@ -208,6 +208,10 @@ public final class LocalSystem implements AutoCloseable {
         // A demo shows a hook's lag turn within seconds, not within a production window.
         env.put("MCDHOOKS_LAG_INTERVAL", "1s");
         env.put("MCDHOOKS_LAG_WINDOW", "5");
+        if (config.scenario() == Scenario.ROLLBACK) {
+            // The in-memory cluster grants the bridge what deploy/rollback/ grants on a real one.
+            env.put("MCDHOOKS_ROLLBACK", "true");
+        }
         Settings bridgeSettings = Settings.of(env, BridgeConfig.SETTINGS);
         BridgeConfig bridgeConfig = BridgeConfig.from(bridgeSettings, KafkaSettings.fromEnvironment(env));
         // The bridge reads the caller's environment: a mistyped MCDHOOKS_* variable there is worth a note.

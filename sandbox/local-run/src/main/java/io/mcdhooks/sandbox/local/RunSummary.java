@@ -38,6 +38,8 @@ public record RunSummary(
     public enum Ending {
         /** Every node of the pool is on the new config. */
         COMPLETED,
+        /** The pool went to a new config and every node is back on the one before. */
+        ROLLED_BACK,
         /** A gate holds the rollout and nothing has moved for a while. */
         HELD,
         /** Neither happened within the time limit. */
@@ -201,6 +203,7 @@ public record RunSummary(
                 .append(
                         switch (ending) {
                             case COMPLETED -> "rollout COMPLETED";
+                            case ROLLED_BACK -> "rollout ROLLED BACK";
                             case HELD -> "rollout HELD";
                             case TIME_LIMIT -> "time limit reached";
                             case INTERRUPTED -> "stopped";

@@ -26,6 +26,8 @@ final class RunWatch {
     private volatile boolean stopped;
     private String fingerprint;
     private Instant stableSince = Instant.now();
+    /** Whether the pool has targeted another config than the one it started on. */
+    private boolean departed;
 
     RunWatch(LocalSystem system, TerminalView view) {
         this.system = system;
@@ -97,6 +99,7 @@ final class RunWatch {
         }
         String target = pool.getString("target");
         boolean moved = target != null && !target.equals(system.initialTarget());
+        departed |= moved;
         List<JsonObject> gates = status.getJsonArray("gates").stream()
                 .map(JsonObject.class::cast)
                 .filter(g -> config.pool().equals(g.getString("pool")) && Objects.equals(target, g.getString("target")))
@@ -104,8 +107,13 @@ final class RunWatch {
         boolean open = gates.stream().anyMatch(g -> !g.getBoolean("released"));
         long total = pool.getLong("machineCount") == null ? -1 : pool.getLong("machineCount");
         long updated = pool.getLong("updatedMachineCount") == null ? 0 : pool.getLong("updatedMachineCount");
-        if (moved && !open && updated == total && target.equals(pool.getString("current"))) {
-            return RunSummary.Ending.COMPLETED;
+        if (!open && updated == total && target != null && target.equals(pool.getString("current"))) {
+            if (moved) {
+                return RunSummary.Ending.COMPLETED;
+            }
+            if (departed) {
+                return RunSummary.Ending.ROLLED_BACK;
+            }
         }
         boolean closedGate = gates.stream()
                 .anyMatch(g -> !g.getBoolean("released")

@@ -29,7 +29,16 @@ public enum Scenario {
     MAINTENANCE(
             "maintenance",
             "the pool is frozen for 6 s, then updates node by node with a 3 s pause after each;"
-                    + " node-selfcheck passes a node once it has stayed healthy for 3 s");
+                    + " node-selfcheck passes a node once it has stayed healthy for 3 s"),
+    /**
+     * node-selfcheck (postUpdateFailureAction RollbackPool) fails the realtime kernel on the first
+     * updated node: the gatekeeper deletes the MachineConfig the rollout added, and the pool goes
+     * back to its previous config node by node, the failed node too.
+     */
+    ROLLBACK(
+            "rollback",
+            "node-selfcheck fails the realtime kernel on the first updated node: the gatekeeper puts the"
+                    + " MachineConfigs back and the pool rolls back to its previous config, node by node");
 
     private final String wire;
     private final String description;

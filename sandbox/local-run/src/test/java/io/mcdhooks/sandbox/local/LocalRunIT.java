@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.hooks.kmod.KmmTemplate;
+import io.mcdhooks.sandbox.mco.Mco;
 import io.mcdhooks.sandbox.registry.ForkedRegistry;
 import io.vertx.core.json.JsonObject;
 import java.io.ByteArrayOutputStream;
@@ -57,6 +58,28 @@ class LocalRunIT {
                 assertThat(tainted(n)).isFalse();
                 assertThat(n.getSpec().getUnschedulable()).isNotEqualTo(Boolean.TRUE);
             });
+        });
+    }
+
+    @Test
+    void rollbackTakesThePoolBackToItsPreviousConfigWhenTheRealtimeKernelFailsItsCheck() {
+        run(Scenario.ROLLBACK, r -> {
+            RunSummary summary = r.summary();
+            assertThat(summary.ending()).isEqualTo(RunSummary.Ending.ROLLED_BACK);
+            assertThat(summary.maxUnavailableSeen()).isLessThanOrEqualTo(1);
+            assertThat(poolTarget(summary)).isEqualTo(r.system().initialTarget());
+            assertThat(workers(r.system())).allSatisfy(n -> {
+                assertThat(annotation(n, McoApi.CURRENT_CONFIG))
+                        .isEqualTo(r.system().initialTarget());
+                assertThat(tainted(n)).isFalse();
+                assertThat(n.getSpec().getUnschedulable()).isNotEqualTo(Boolean.TRUE);
+            });
+            // the MachineConfig the rollout added is gone again
+            assertThat(r.output()).contains("rollout ROLLED BACK");
+            assertThat(Mco.machineConfigs(r.system().client())
+                            .withName(LocalSystem.MACHINE_CONFIG)
+                            .get())
+                    .isNull();
         });
     }
 
