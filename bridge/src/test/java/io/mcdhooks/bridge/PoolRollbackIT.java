@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.mcdhooks.bridge.gate.GateObjects;
 import io.mcdhooks.bridge.gate.LeverWrites;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
@@ -79,11 +81,11 @@ class PoolRollbackIT extends GatekeeperOnSimulator {
                         .get("spec")))
                 .isEqualTo(original);
         await().atMost(LONG)
-                .until(() -> workers().stream()
-                        .allMatch(n -> before.equals(annotation(n, Mco.CURRENT_CONFIG))
-                                && "Done".equals(annotation(n, Mco.STATE))
-                                && !Boolean.TRUE.equals(n.getSpec().getUnschedulable())
-                                && !LeverWrites.tainted(n)));
+                .untilAsserted(() -> assertThat(workers())
+                        .as("workers (pool paused: %s)", paused("worker"))
+                        .allSatisfy(n -> assertThat(describe(n))
+                                .isEqualTo(n.getMetadata().getName() + " on " + before
+                                        + ", Done, schedulable, untainted")));
         await().atMost(LONG).until(() -> !paused("worker"));
         assertThat(unavailable.max()).as("workers out at once").isEqualTo(1);
         unavailable.close();
@@ -141,6 +143,22 @@ class PoolRollbackIT extends GatekeeperOnSimulator {
         await().atMost(LONG).until(() -> paused("worker"));
         assertThat(poolTarget("worker")).isEqualTo(target);
         assertThat(gatekeeperEvents("worker", "RollbackRefused")).hasSize(1);
+    }
+
+    /** What a test failure shows of a node: its configs, MCD state, drain handshake, cordon, taint and hold. */
+    private static String describe(Node n) {
+        String config = annotation(n, Mco.CURRENT_CONFIG);
+        String desired = annotation(n, Mco.DESIRED_CONFIG);
+        boolean done = "Done".equals(annotation(n, Mco.STATE)) && config != null && config.equals(desired);
+        boolean cordoned = Boolean.TRUE.equals(n.getSpec().getUnschedulable());
+        boolean tainted = LeverWrites.tainted(n);
+        if (done && !cordoned && !tainted) {
+            return n.getMetadata().getName() + " on " + config + ", Done, schedulable, untainted";
+        }
+        return n.getMetadata().getName() + " on " + config + " desired " + desired + " state "
+                + annotation(n, Mco.STATE) + " drain " + annotation(n, Mco.DESIRED_DRAIN) + "/"
+                + annotation(n, Mco.LAST_APPLIED_DRAIN) + " cordoned " + cordoned + " tainted " + tainted + " hold "
+                + n.getMetadata().getAnnotations().get(GateObjects.HOLD);
     }
 
     /** The decisions on Kafka that record a rollback, in order. */
