@@ -45,39 +45,9 @@ class FailedPostUpdatePauseTest {
         var gatekeeper = new Gatekeeper("c1", new MovingClock(Gates.T0), d -> {});
         gatekeeper.putHook(Gates.hook("kmod-check", Stage.POOL_PRE_UPDATE));
         NodeView stillOnNew = heldOn(NEW);
-        PoolView atRest = new PoolView(
-                "worker",
-                "uid",
-                "1",
-                1,
-                OLD,
-                OLD,
-                true,
-                "1",
-                2,
-                2,
-                0,
-                Map.of(),
-                Map.of("Updated", "True"),
-                null,
-                Map.of());
+        PoolView atRest = pausedOnOld(2, "True");
         // the change reverted mid-rollout: status.configuration never left OLD, one node is on NEW
-        PoolView reverted = new PoolView(
-                "worker",
-                "uid",
-                "1",
-                1,
-                OLD,
-                OLD,
-                true,
-                "1",
-                2,
-                1,
-                0,
-                Map.of(),
-                Map.of("Updated", "False"),
-                null,
-                Map.of());
+        PoolView reverted = pausedOnOld(1, "False");
 
         assertThat(paused(gatekeeper, atRest, stillOnNew)).isTrue();
         assertThat(reverted.reverting()).isTrue();
@@ -137,6 +107,26 @@ class FailedPostUpdatePauseTest {
                 true,
                 true,
                 null);
+    }
+
+    /** Paused, targeting and reporting OLD, {@code updated} of its 2 machines on it, Updated as said. */
+    private static PoolView pausedOnOld(int updated, String updatedCondition) {
+        return new PoolView(
+                "worker",
+                "uid",
+                "1",
+                1,
+                OLD,
+                OLD,
+                true,
+                "1",
+                2,
+                updated,
+                0,
+                Map.of(),
+                Map.of("Updated", updatedCondition),
+                null,
+                Map.of());
     }
 
     private static PoolView pool(String target) {
