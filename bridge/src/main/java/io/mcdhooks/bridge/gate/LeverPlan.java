@@ -92,13 +92,14 @@ public final class LeverPlan {
         boolean preHooks = watched(hooks, Stage.PRE_UPDATE, pool, node);
         // On a single node the post-update gate is advisory: see PostUpdateHold.SINGLE_NODE.
         boolean postHooks = mode != PostUpdateHold.SINGLE_NODE && watched(hooks, Stage.POST_UPDATE, pool, node);
-        String target = node.updating()
-                ? node.desiredConfig()
-                : pool != null && pool.rolling() ? pool.targetConfig() : node.currentConfig();
+        // A pool going back to the config it reports (a change reverted mid-rollout) moves as one
+        // that rolls: a node still on the reverted config is on its way back, not finished.
+        boolean moving = pool != null && (pool.rolling() || pool.reverting());
+        String target = node.updating() ? node.desiredConfig() : moving ? pool.targetConfig() : node.currentConfig();
         boolean finished = node.done() && target != null && target.equals(node.currentConfig());
 
         Gate pre = target == null ? null : gates.apply(GateId.of(cluster, Stage.PRE_UPDATE, node.name(), target));
-        boolean rolling = node.updating() || pool != null && pool.rolling();
+        boolean rolling = node.updating() || moving;
         // Not assigned yet, in a rolling pool: its pre-update gate may have been asked for, and passed,
         // before the MCC takes it (BridgeState's lookahead). Where the change drains and the policy
         // holds post-update gates, it is then marked and tainted for its coming post-update gate at

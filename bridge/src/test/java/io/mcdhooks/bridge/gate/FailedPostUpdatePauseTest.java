@@ -55,6 +55,36 @@ class FailedPostUpdatePauseTest {
     }
 
     @Test
+    void aFailedNodeIsLetGoOnceItsPoolGoesBackSoTheMccCanTakeItBack() {
+        Gatekeeper gatekeeper = failed(RegisteredHook.PostUpdateFailure.RollbackPool);
+        // Done on NEW, cordoned again under its hold after the handover; the pool reverted to OLD,
+        // which it still reports (a cordoned node would keep the MCC from taking any node back)
+        LeverPlan.NodeLevers levers = LeverPlan.node(
+                "c1",
+                pausedOnOld(1, "False"),
+                heldOn(NEW),
+                new ArrayList<>(gatekeeper.hooks()),
+                gatekeeper::gate,
+                PostUpdateHold.ADMISSION,
+                n -> true,
+                g -> false);
+
+        assertThat(levers).extracting("postUpdateTaint", "cordon", "hold").containsExactly(false, false, false);
+        // while the pool still targets NEW it stays held
+        assertThat(LeverPlan.node(
+                        "c1",
+                        pool(NEW),
+                        heldOn(NEW),
+                        new ArrayList<>(gatekeeper.hooks()),
+                        gatekeeper::gate,
+                        PostUpdateHold.ADMISSION,
+                        n -> true,
+                        g -> false))
+                .extracting("postUpdateTaint", "cordon", "hold")
+                .containsExactly(true, true, true);
+    }
+
+    @Test
     void aHoldAloneNeverPausesThePool() {
         assertThat(paused(failed(RegisteredHook.PostUpdateFailure.Hold), pool(NEW), heldOn(NEW)))
                 .isNull();
