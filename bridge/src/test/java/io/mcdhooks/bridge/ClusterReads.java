@@ -1,16 +1,21 @@
 package io.mcdhooks.bridge;
 
+import static org.awaitility.Awaitility.await;
+
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.kube.McoInformers;
 import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.bridge.overrides.GateOverride;
+import io.mcdhooks.bridge.overrides.GateOverrideStatus;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /** What the end-to-end tests set up in, and read of, the in-memory cluster's MCO objects. */
@@ -63,5 +68,17 @@ final class ClusterReads {
         return node.getMetadata().getAnnotations() == null
                 ? null
                 : node.getMetadata().getAnnotations().get(key);
+    }
+
+    /** The gatekeeper's answer in an override's status, once it is there. */
+    static GateOverrideStatus judged(KubernetesClient client, String namespace, String name, Duration within) {
+        return await().atMost(within)
+                .until(
+                        () -> client.resources(GateOverride.class)
+                                .inNamespace(namespace)
+                                .withName(name)
+                                .get()
+                                .getStatus(),
+                        status -> status != null && status.getPhase() != null);
     }
 }

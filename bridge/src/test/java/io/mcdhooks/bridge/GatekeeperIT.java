@@ -876,14 +876,7 @@ class GatekeeperIT {
 
     /** The gatekeeper's answer in the override's status, once it is there. */
     private GateOverrideStatus judged(String name) {
-        return await().atMost(Duration.ofSeconds(30))
-                .until(
-                        () -> client.resources(GateOverride.class)
-                                .inNamespace(NAMESPACE)
-                                .withName(name)
-                                .get()
-                                .getStatus(),
-                        status -> status != null && status.getPhase() != null);
+        return ClusterReads.judged(client, NAMESPACE, name, Duration.ofSeconds(30));
     }
 
     /** A policy file of deploy/admission/v1, as shipped. */

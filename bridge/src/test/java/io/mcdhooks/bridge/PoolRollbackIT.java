@@ -6,10 +6,15 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.gate.GateObjects;
 import io.mcdhooks.bridge.gate.LeverWrites;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
+import io.mcdhooks.bridge.overrides.GateOverride;
+import io.mcdhooks.bridge.overrides.GateOverrideSpec;
+import io.mcdhooks.bridge.overrides.GateOverrideStatus;
 import io.mcdhooks.sandbox.kafka.KafkaBroker;
+import io.mcdhooks.sandbox.mco.Identity;
 import io.mcdhooks.sandbox.mco.MachineConfigs;
 import io.mcdhooks.sandbox.mco.Mco;
 import io.mcdhooks.sandbox.mco.SimulatorConfig;
@@ -17,8 +22,14 @@ import io.mcdhooks.sandbox.mco.Topology;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.Outcome;
 import io.mcdhooks.schemas.Stage;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -78,6 +89,31 @@ class PoolRollbackIT extends GatekeeperOnSimulator {
                         .getAdditionalProperties()
                         .get("spec")))
                 .isEqualTo(original);
+
+        // And an operator who stops the rollback holds the pool paused where it is, and the status
+        // page says so and why it started
+        await().atMost(LONG)
+                .until(() -> rollbackOnPage().map(r -> r.getString("state")).equals(Optional.of("APPLIED")));
+        String failedGate = await().atMost(LONG)
+                .until(this::rollbacks, r -> !r.isEmpty())
+                .get(0)
+                .gateId();
+        ClusterReads.installAdmissionPolicy(client, "gate-override-policy.yaml");
+        assertThat(override("stop", failedGate, GateOverrideSpec.Action.StopRollback)
+                        .getPhase())
+                .isEqualTo(GateOverrideStatus.Phase.Applied);
+        await().atMost(LONG).until(() -> paused("worker"));
+        assertThat(rollbackOnPage()).hasValueSatisfying(r -> {
+            assertThat(r.getString("state")).isEqualTo("STOPPED");
+            assertThat(r.getString("message")).startsWith("stopped by alice (rollback under review)");
+            assertThat(r.getString("startedBy")).isEqualTo(failedGate);
+            assertThat(r.getString("why")).contains("node-check");
+        });
+
+        // And a resume carries it on
+        assertThat(override("resume", failedGate, GateOverrideSpec.Action.ResumeRollback)
+                        .getPhase())
+                .isEqualTo(GateOverrideStatus.Phase.Applied);
         // (each node going back is drained, rebooted and checked again: longer than one step)
         await().atMost(LONG.multipliedBy(2))
                 .untilAsserted(() -> assertThat(workers())
@@ -94,14 +130,20 @@ class PoolRollbackIT extends GatekeeperOnSimulator {
                         && r.target().kernelArguments().contains("nosmt"))
                 .extracting(r -> r.node().name())
                 .hasSize(1);
-        // And the rollback is on Kafka, planned then applied, each once
+        // And the rollback is on Kafka: planned and applied once, stopped, and resumed (its writes made again)
         await().atMost(LONG)
                 .untilAsserted(() -> assertThat(rollbacks())
                         .extracting(d -> d.rollback().state())
-                        .containsExactly(GateDecision.RollbackState.PLANNED, GateDecision.RollbackState.APPLIED));
+                        .containsExactly(
+                                GateDecision.RollbackState.PLANNED,
+                                GateDecision.RollbackState.APPLIED,
+                                GateDecision.RollbackState.STOPPED,
+                                GateDecision.RollbackState.PLANNED,
+                                GateDecision.RollbackState.APPLIED));
         assertThat(rollbacks().get(0).rollback().steps())
                 .containsExactly(new GateDecision.RollbackStep(GateDecision.RollbackAction.RESTORE, "99-worker-kargs"));
-        assertThat(gatekeeperEvents("worker", "RollbackApplied")).hasSize(1);
+        assertThat(gatekeeperEvents("worker", "RollbackApplied")).isNotEmpty();
+        assertThat(gatekeeperEvents("worker", "RollbackStopped")).hasSize(1);
     }
 
     @Test
@@ -158,6 +200,37 @@ class PoolRollbackIT extends GatekeeperOnSimulator {
                 + annotation(n, Mco.STATE) + " drain " + annotation(n, Mco.DESIRED_DRAIN) + "/"
                 + annotation(n, Mco.LAST_APPLIED_DRAIN) + " cordoned " + cordoned + " tainted " + tainted + " hold "
                 + n.getMetadata().getAnnotations().get(GateObjects.HOLD);
+    }
+
+    /** An override by alice, a member of the shipped overriders' group, once the gatekeeper judged it. */
+    private GateOverrideStatus override(String name, String gateId, GateOverrideSpec.Action action) {
+        GateOverride override = new GateOverride();
+        override.getMetadata().setName(name);
+        override.getMetadata().setNamespace(NAMESPACE);
+        override.setSpec(new GateOverrideSpec(gateId, action, "rollback under review", "alice"));
+        try (KubernetesClient alice = cluster.clientAs(Identity.user("alice", "mcdhooks-gate-overriders"))) {
+            alice.resources(GateOverride.class)
+                    .inNamespace(NAMESPACE)
+                    .resource(override)
+                    .create();
+        }
+        return ClusterReads.judged(client, NAMESPACE, name, LONG);
+    }
+
+    /** The worker pool's rollback as the status page shows it. */
+    private Optional<JsonObject> rollbackOnPage() throws Exception {
+        HttpResponse<String> page = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + bridge.httpPort() + "/api/status"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        return new JsonObject(page.body())
+                .getJsonArray("pools").stream()
+                        .map(JsonObject.class::cast)
+                        .filter(p -> p.getString("name").equals("worker"))
+                        .map(p -> p.getJsonObject("rollback"))
+                        .filter(Objects::nonNull)
+                        .findFirst();
     }
 
     /** The decisions on Kafka that record a rollback, in order. */

@@ -193,7 +193,7 @@ public record GateDecision(
         REFUSED,
         /** What it would do, not done. */
         ADVISORY,
-        /** An operator stopped it before it was applied. */
+        /** An operator stopped it: nothing more is written, and its pool is held paused. */
         STOPPED
     }
 

@@ -107,6 +107,11 @@ public final class Cli implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
+    /** Whether Kafka is given, by --bootstrap-servers or the environment: for commands it is optional to. */
+    boolean kafkaGiven() {
+        return bootstrapServers != null || env.containsKey("KAFKA_BOOTSTRAP_SERVERS");
+    }
+
     /** Kafka settings from the environment, with --bootstrap-servers on top; checks Kafka answers. */
     KafkaSettings kafka() {
         KafkaSettings settings = KafkaSettings.fromEnvironment(env);

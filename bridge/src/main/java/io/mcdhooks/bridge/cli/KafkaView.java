@@ -15,13 +15,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** What the lifecycle and decision topics say now: the latest of each node, pool and gate. */
+/** What the lifecycle and decision topics say now: the latest of each node, pool, gate and pool rollback. */
 final class KafkaView {
 
     final Map<String, LifecycleEvent> nodes = new TreeMap<>();
     final Map<String, LifecycleEvent> pools = new TreeMap<>();
     /** Latest decision per gate and attempt, in the order gates were first decided. */
     final Map<String, GateDecision> gates = new LinkedHashMap<>();
+    /** Latest rollback decision per cluster/pool. */
+    final Map<String, GateDecision> rollbacks = new TreeMap<>();
 
     static KafkaView read(Cli cli, KafkaSettings kafka, Duration lookback) {
         KafkaView view = new KafkaView();
@@ -42,6 +44,9 @@ final class KafkaView {
                 (e.object().kind() == LifecycleEvent.ObjectRef.Kind.Node ? view.nodes : view.pools).put(key, e);
             } else if (m instanceof GateDecision d) {
                 view.gates.put(d.gateId() + "#" + d.attempt(), d);
+                if (d.rollback() != null) {
+                    view.rollbacks.put(d.cluster() + "/" + d.pool(), d);
+                }
             }
         }
         return view;

@@ -25,7 +25,10 @@ import picocli.CommandLine.ParentCommand;
  * caller as the API server knows them (a SelfSubjectReview; the admission policy checks it), and
  * waits for the gatekeeper to say in its status whether the gate took it.
  */
-@Command(name = "override", description = "Release or block a gate by hand, with a reason (audited).")
+@Command(
+        name = "override",
+        description = "Release or block a gate by hand, or stop or resume the pool rollback its failure started,"
+                + " with a reason (audited).")
 final class OverrideCommand implements Callable<Integer> {
 
     /** Exit code when the gatekeeper refused the override (its status says why). */
@@ -68,6 +71,36 @@ final class OverrideCommand implements Callable<Integer> {
 
         @Option(names = "--block", required = true, description = "Keep it closed, whatever the hooks say.")
         boolean block;
+
+        @Option(
+                names = "--stop-rollback",
+                required = true,
+                description = "Stop the pool rollback this failed post-update gate started: nothing more is written,"
+                        + " and the pool is held paused where it is.")
+        boolean stopRollback;
+
+        @Option(names = "--resume-rollback", required = true, description = "Carry a stopped rollback on.")
+        boolean resumeRollback;
+
+        GateOverrideSpec.Action action() {
+            if (release) {
+                return GateOverrideSpec.Action.Release;
+            }
+            if (block) {
+                return GateOverrideSpec.Action.Block;
+            }
+            return stopRollback ? GateOverrideSpec.Action.StopRollback : GateOverrideSpec.Action.ResumeRollback;
+        }
+
+        /** What the first line says is asked: "release GATE by WHO". */
+        String verb() {
+            return switch (action()) {
+                case Release -> "release";
+                case Block -> "block";
+                case StopRollback -> "stop the rollback of";
+                case ResumeRollback -> "resume the rollback of";
+            };
+        }
     }
 
     /** For tests: the API client to use instead of the kubeconfig's. */
@@ -92,11 +125,7 @@ final class OverrideCommand implements Callable<Integer> {
             GateOverride override = new GateOverride();
             override.getMetadata().setName(name(parts));
             override.getMetadata().setNamespace(namespace);
-            override.setSpec(new GateOverrideSpec(
-                    gate,
-                    action.release ? GateOverrideSpec.Action.Release : GateOverrideSpec.Action.Block,
-                    reason,
-                    who));
+            override.setSpec(new GateOverrideSpec(gate, action.action(), reason, who));
             client.resources(GateOverride.class)
                     .inNamespace(namespace)
                     .resource(override)
@@ -104,7 +133,7 @@ final class OverrideCommand implements Callable<Integer> {
             var out = cli.spec.commandLine().getOut();
             out.printf(
                     "%s %s by %s: %s (GateOverride %s/%s)%n",
-                    action.release ? "release" : "block",
+                    action.verb(),
                     gate,
                     who,
                     reason,

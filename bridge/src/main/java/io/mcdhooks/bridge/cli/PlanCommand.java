@@ -21,7 +21,9 @@ import io.mcdhooks.bridge.mco.NodeView;
 import io.mcdhooks.bridge.mco.PoolView;
 import io.mcdhooks.bridge.mco.RenderedConfigs;
 import io.mcdhooks.bridge.mco.Views;
+import io.mcdhooks.bridge.rollback.RollbackText;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -35,7 +37,8 @@ import picocli.CommandLine.ParentCommand;
 /**
  * What a pending rollout of a pool will do, before it starts ({@link RolloutPlan}): reads the pool,
  * its nodes, the rendered configs, {@code MachineConfiguration/cluster} and the UpdateHooks through
- * the Kubernetes API (KUBECONFIG or in-cluster), read only.
+ * the Kubernetes API (KUBECONFIG or in-cluster), read only. Where Kafka is given, also the pool
+ * rollback between its configs, if any, and why it started.
  */
 @Command(
         name = "plan",
@@ -44,6 +47,8 @@ import picocli.CommandLine.ParentCommand;
 final class PlanCommand implements Callable<Integer> {
 
     private static final String MCO_NAMESPACE = "openshift-machine-config-operator";
+    /** How far back the decisions topic is read for the pool's rollback: the decisions' retention. */
+    private static final Duration LOOKBACK = Duration.ofDays(7);
 
     @ParentCommand
     Cli cli;
@@ -78,6 +83,9 @@ final class PlanCommand implements Callable<Integer> {
             List<RegisteredHook> hooks = hooks(client);
             RolloutPlan plan = RolloutPlan.of(view, nodes, hooks, configs::disruption, operatorNode(client));
             print(out, plan);
+            if (cli.kafkaGiven()) {
+                printRollback(out, view);
+            }
             PoolSchedules.Status schedule = PoolSchedules.status(view, Instant.now());
             if (schedule.scheduled()) {
                 out.printf(
@@ -98,7 +106,13 @@ final class PlanCommand implements Callable<Integer> {
             out.printf("pool %s is at rest on %s: no rollout pending%n", plan.pool(), plan.currentConfig());
             return;
         }
-        out.printf("pool %s: %s -> %s%n", plan.pool(), plan.currentConfig(), plan.targetConfig());
+        if (plan.reverting()) {
+            out.printf(
+                    "pool %s goes back to %s, the config it still reports (a change reverted or rolled back)%n",
+                    plan.pool(), plan.targetConfig());
+        } else {
+            out.printf("pool %s: %s -> %s%n", plan.pool(), plan.currentConfig(), plan.targetConfig());
+        }
         out.printf(
                 "the MCC takes up to %d node(s) at a time (maxUnavailable), in this order; %d already on the target%n",
                 plan.batch(), plan.done().size());
@@ -125,6 +139,22 @@ final class PlanCommand implements Callable<Integer> {
                     stage.stage().wire(),
                     String.join(", ", stage.hooks()),
                     stage.advisory() != null ? "ADVISORY: " + stage.advisory() : "enforced: " + stage.lever());
+        }
+    }
+
+    /** The pool's latest rollback as the decisions topic has it, and why it started. */
+    private void printRollback(PrintWriter out, PoolView view) {
+        try {
+            KafkaView kafka = KafkaView.read(cli, cli.kafka(), LOOKBACK);
+            kafka.rollbacks.entrySet().stream()
+                    .filter(e -> e.getKey().endsWith("/" + view.name()))
+                    .map(e -> e.getValue())
+                    .filter(d -> view.targetConfig() != null
+                            && (view.targetConfig().equals(d.rollback().from())
+                                    || view.targetConfig().equals(d.rollback().to())))
+                    .forEach(d -> out.println(RollbackText.of(d)));
+        } catch (Cli.KafkaUnreachable e) {
+            out.printf("rollbacks unknown: %s%n", e.getMessage());
         }
     }
 

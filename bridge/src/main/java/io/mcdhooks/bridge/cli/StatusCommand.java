@@ -3,6 +3,7 @@ package io.mcdhooks.bridge.cli;
 import io.mcdhooks.bridge.gate.WhyHeld;
 import io.mcdhooks.bridge.lag.LagMonitor;
 import io.mcdhooks.bridge.lag.LagStatus;
+import io.mcdhooks.bridge.rollback.RollbackText;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.LifecycleEvent;
 import io.mcdhooks.schemas.Transition;
@@ -56,6 +57,11 @@ final class StatusCommand implements Callable<Integer> {
                     target);
             if (pool.schedule() != null) {
                 out.printf("    new nodes: %s (as of %s)%n", pool.schedule().description(), pool.observedAt());
+            }
+            GateDecision rollback =
+                    view.rollbacks.get(pool.cluster() + "/" + pool.object().name());
+            if (rollback != null) {
+                out.printf("    %s%n", RollbackText.of(rollback));
             }
         }
         out.println("NODES");

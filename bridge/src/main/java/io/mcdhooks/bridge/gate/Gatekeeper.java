@@ -168,6 +168,9 @@ public final class Gatekeeper {
      * still open takes one; the same override seen again (after a restart, say) changes nothing.
      */
     public OverrideRequest.Outcome onOverride(OverrideRequest request) {
+        if (request.action().onRollback()) {
+            throw new IllegalArgumentException(request.action() + " is for the gate's rollback, not the gate");
+        }
         Gate gate = gates.get(request.gateId());
         if (gate == null) {
             return OverrideRequest.Outcome.UNKNOWN_GATE;

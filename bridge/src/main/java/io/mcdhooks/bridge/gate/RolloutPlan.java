@@ -19,6 +19,8 @@ import java.util.function.BiFunction;
  * it and whether they hold or are only advisory on this cluster ({@link Enforcement}). Pure: what
  * {@code mcdhooks plan} prints.
  *
+ * @param pending whether nodes are to move: the pool rolls to a new target, or goes back to the one
+ *     it still reports ({@code reverting}: a change reverted mid-rollout, or rolled back)
  * @param batch how many nodes the MCC takes at a time ({@code maxUnavailable}, resolved)
  * @param nodes the nodes still to update, in the order the MCC takes them
  * @param done nodes already on the target
@@ -29,6 +31,7 @@ public record RolloutPlan(
         String currentConfig,
         String targetConfig,
         boolean pending,
+        boolean reverting,
         int batch,
         List<NodeStep> nodes,
         List<String> done,
@@ -87,18 +90,19 @@ public record RolloutPlan(
                     .toList();
             if (!names.isEmpty()) {
                 GateRequest.Disruption d = stage == Stage.POOL_PRE_UPDATE ? poolChange : anyChange;
-                stages.add(new StageGate(
-                        stage,
-                        names,
-                        Enforcement.lever(stage, pool.name(), d),
-                        Enforcement.advisory(stage, pool.name(), d)));
+                // Going back, the pool meets no pool-pre-update gate (PausePlan): its config passed one before.
+                String advisory = stage == Stage.POOL_PRE_UPDATE && pool.reverting()
+                        ? "not asked: the pool goes back to " + target + ", which passed its gates before"
+                        : Enforcement.advisory(stage, pool.name(), d);
+                stages.add(new StageGate(stage, names, Enforcement.lever(stage, pool.name(), d), advisory));
             }
         }
         return new RolloutPlan(
                 pool.name(),
                 pool.currentConfig(),
                 target,
-                pool.rolling(),
+                pool.rolling() || pool.reverting(),
+                pool.reverting(),
                 PoolView.batch(pool.maxUnavailable(), nodes.size()),
                 steps,
                 done,

@@ -193,7 +193,8 @@ public final class GateEvents {
         GateDecision.Rollback rollback = decision.rollback();
         String state = rollback.state().name();
         boolean held = rollback.state() == GateDecision.RollbackState.REFUSED
-                || rollback.state() == GateDecision.RollbackState.ADVISORY;
+                || rollback.state() == GateDecision.RollbackState.ADVISORY
+                || rollback.state() == GateDecision.RollbackState.STOPPED;
         writer.write(
                 null,
                 decision.pool(),

@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * Operators' overrides, from the {@code GateOverride} objects in the gatekeeper's namespace. Each
  * is judged once: only while the admission policy {@value GateOverride#POLICY} is in force (it is
  * what makes {@code spec.requestedBy} the API server's word rather than the requester's), and only
- * for an open gate of this cluster; then its status says Applied or Refused and why. The decision
+ * for an open gate of this cluster (or, to stop or resume a rollback, a gate whose failure started
+ * one); then its status says Applied or Refused and why. The decision
  * it makes goes to Kafka, naming who asked, before any lever moves (the {@link DecisionSink}).
  * Confined to the gatekeeper's event loop; reads and writes on its worker pool.
  */
@@ -41,6 +43,9 @@ final class GateOverrides {
     private final Context context;
     private final String namespace;
     private final Gatekeeper gatekeeper;
+    /** Judges a stop or resume of a rollback ({@link PoolRollbacks#onOverride}). */
+    private final Function<OverrideRequest, OverrideRequest.Outcome> rollbacks;
+
     private final Clock clock;
     /** Uids judged by this process: an object comes back (its status write, a resync) before its status shows. */
     private final Set<String> judged = new HashSet<>();
@@ -53,12 +58,14 @@ final class GateOverrides {
             Context context,
             String namespace,
             Gatekeeper gatekeeper,
+            Function<OverrideRequest, OverrideRequest.Outcome> rollbacks,
             Clock clock) {
         this.client = client;
         this.worker = worker;
         this.context = context;
         this.namespace = namespace;
         this.gatekeeper = gatekeeper;
+        this.rollbacks = rollbacks;
         this.clock = clock;
     }
 
@@ -103,9 +110,9 @@ final class GateOverrides {
                         spec.getAction() == null ? null : spec.getAction().name(),
                         spec.getRequestedBy(),
                         spec.getReason());
-                OverrideRequest.Outcome outcome = gatekeeper.onOverride(request);
-                String text = (request.release() ? "release" : "block") + " of " + request.gateId() + " by "
-                        + request.by() + ": " + outcome.text();
+                OverrideRequest.Outcome outcome =
+                        request.action().onRollback() ? rollbacks.apply(request) : gatekeeper.onOverride(request);
+                String text = request.describe() + ": " + outcome.text();
                 status = outcome.applied() ? stamped(Phase.Applied, text) : refused(text);
             } catch (IllegalArgumentException e) {
                 status = refused(e.getMessage());

@@ -128,6 +128,14 @@ public final class GatekeeperService implements ClusterListener {
         this.holdPolicy = new HoldPolicy(client, kube, context);
         PoolSchedules schedules = new PoolSchedules();
         this.events = new GateEvents(new EventWriter(client, kube), clock);
+        this.rollbacks = new PoolRollbacks(
+                settings.rollback(),
+                new PoolRollbacks.Sources(
+                        gatekeeper::hooks, gatekeeper::gate, cluster::snapshot, cluster::machineConfig),
+                DecisionSink.through(outbox),
+                new MachineConfigWrites(client, kube),
+                this::rollbackDecided,
+                clock);
         this.reconciler = new LeverReconciler(
                 settings.cluster(),
                 cluster,
@@ -140,18 +148,11 @@ public final class GatekeeperService implements ClusterListener {
                 settings.uncordonHandover(),
                 (node, gate) -> events.handedOver(
                         node, cluster.poolOf(node), gate, Duration.between(gate.openedAt(), clock.instant())),
+                rollbacks::holdsPaused,
                 clock);
         this.scheduleReporter = new ScheduleReporter(cluster, schedules, events, metrics, clock);
         this.holdReporter =
                 new HoldReporter(settings.cluster(), cluster, acked::gate, gatekeeper::hooks, events, metrics, clock);
-        this.rollbacks = new PoolRollbacks(
-                settings.rollback(),
-                new PoolRollbacks.Sources(
-                        gatekeeper::hooks, gatekeeper::gate, cluster::snapshot, cluster::machineConfig),
-                DecisionSink.through(outbox),
-                new MachineConfigWrites(client, kube),
-                events::rollback,
-                clock);
         this.decisions = new DecisionSink(
                 DecisionSink.through(outbox),
                 acked,
@@ -171,7 +172,8 @@ public final class GatekeeperService implements ClusterListener {
         this.intake = new VerdictIntake(screen, gatekeeper, deadLetters, events, metrics, clock);
         hooks.onKeysChanged(intake::keysChanged);
         this.lag = new HookLagSampler(vertx, settings, metrics, clock);
-        this.overrides = new GateOverrides(client, kube, context, settings.namespace(), gatekeeper, clock);
+        this.overrides = new GateOverrides(
+                client, kube, context, settings.namespace(), gatekeeper, rollbacks::onOverride, clock);
     }
 
     public Gatekeeper gatekeeper() {
@@ -281,6 +283,17 @@ public final class GatekeeperService implements ClusterListener {
                         .setCause(e)
                         .log("cannot watch GateOverrides: overrides wait until the CRD is installed"));
         return verdicts.follow(ends, intake::onRecord);
+    }
+
+    /** A rollback decision is on Kafka: its Event, and its pool's pause (a stopped rollback holds it). */
+    private void rollbackDecided(GateDecision decision) {
+        events.rollback(decision);
+        reconciler.decided(decision);
+    }
+
+    /** The latest pool rollback of each pool, by pool name, as Kafka has it. */
+    public Map<String, GateDecision> rollbacks() {
+        return rollbacks.latestByPool();
     }
 
     /** A gate pod or budget came, went or changed state: the node's levers, and a report if its pod does not hold. */

@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -73,6 +74,8 @@ final class LeverReconciler {
     private final BiConsumer<NodeView, Gate> handedOver;
     /** Gates whose handover was told, while their node's uncordon is still refused. */
     private final Set<String> toldHandovers = new HashSet<>();
+    /** Whether an operator's stop of a rollback holds a pool paused at its target ({@link PoolRollbacks#holdsPaused}). */
+    private final BiPredicate<String, String> stoppedRollback;
 
     LeverReconciler(
             String clusterName,
@@ -85,8 +88,10 @@ final class LeverReconciler {
             PoolSchedules schedules,
             Duration uncordonHandover,
             BiConsumer<NodeView, Gate> handedOver,
+            BiPredicate<String, String> stoppedRollback,
             Clock clock) {
         this.mode = mode;
+        this.stoppedRollback = stoppedRollback;
         this.uncordonHandover = uncordonHandover;
         this.handedOver = handedOver;
         this.schedules = schedules;
@@ -260,6 +265,9 @@ final class LeverReconciler {
                 mode.get(),
                 handOver());
         paused = PausePlan.withinSchedule(view, paused, schedules.open(poolName, clock.instant()));
+        if (stoppedRollback.test(poolName, view.targetConfig())) {
+            paused = true;
+        }
         // A cordon on its way may land after an unpause planned without it: the MCC would then have
         // assigned a node on the strength of one that is out again (over maxUnavailable). The pool
         // stays paused until it has landed; its node's event plans the pause again.

@@ -2,6 +2,7 @@ package io.mcdhooks.bridge.gatekeeper;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.mcdhooks.bridge.gate.Gate;
+import io.mcdhooks.bridge.gate.OverrideRequest;
 import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.rollback.ConfigSnapshot;
 import io.mcdhooks.bridge.rollback.RollbackDecision;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -36,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * nodes fail it, across restarts and lease handovers. Write-ahead: the rollback is on Kafka, as the
  * failed gate's decision with its {@code rollback} PLANNED, before the first MachineConfig is
  * written, and APPLIED once the last is; a new leader that reads back PLANNED without APPLIED
- * writes them again (the writes make the snapshot's state, whatever was there). Confined to the
+ * writes them again (the writes make the snapshot's state, whatever was there). An operator's
+ * override stops a rollback (STOPPED: nothing more is written, and the pool is held paused while it
+ * targets either config) or resumes it (PLANNED again, its writes made again). Confined to the
  * gatekeeper's event loop.
  */
 final class PoolRollbacks {
@@ -44,6 +48,8 @@ final class PoolRollbacks {
     private static final Logger LOG = LoggerFactory.getLogger(PoolRollbacks.class);
     /** How long after a refused write a rollback's writes are tried again. */
     private static final Duration RETRY = Duration.ofSeconds(30);
+    /** The reason of a rollback an operator stopped. */
+    static final String STOPPED_BY_OPERATOR = "StoppedByOperator";
 
     /** Writes a rollback's MachineConfigs back as {@code previous} has them ({@link MachineConfigWrites}). */
     @FunctionalInterface
@@ -239,6 +245,99 @@ final class PoolRollbacks {
                                 done.cause().getClass().getSimpleName());
             }
         });
+    }
+
+    /**
+     * An operator's StopRollback or ResumeRollback of the rollback that {@code request}'s gate (or
+     * another node's gate of the same pool and config) started. The new state is on Kafka before
+     * anything follows from it: a resume's writes, a stop's pause.
+     */
+    OverrideRequest.Outcome onOverride(OverrideRequest request) {
+        String key = rollbackKey(request.gateId());
+        if (key != null && (publishing.contains(key) || writing.contains(key))) {
+            return OverrideRequest.Outcome.BUSY;
+        }
+        GateDecision latest = key == null ? null : rollbacks.get(key);
+        if (latest == null) {
+            return OverrideRequest.Outcome.NO_ROLLBACK;
+        }
+        GateDecision.Rollback rollback = latest.rollback();
+        RollbackState state = rollback.state();
+        boolean stop = request.action() == OverrideRequest.Action.STOP_ROLLBACK;
+        if (state == RollbackState.REFUSED || state == RollbackState.ADVISORY) {
+            return OverrideRequest.Outcome.NOT_STOPPABLE;
+        }
+        if (stop == (state == RollbackState.STOPPED)) {
+            return OverrideRequest.Outcome.UNCHANGED;
+        }
+        if (!stop && !carriesOut) {
+            return OverrideRequest.Outcome.NOT_STOPPABLE;
+        }
+        String by = request.by() + " (" + request.reason() + ")";
+        GateDecision.Rollback next = stop
+                ? new GateDecision.Rollback(
+                        RollbackState.STOPPED,
+                        rollback.from(),
+                        rollback.to(),
+                        STOPPED_BY_OPERATOR,
+                        "stopped by " + by
+                                + (state == RollbackState.APPLIED
+                                        ? ": the MachineConfigs stay as restored, and the pool is held paused where it is"
+                                        : ": nothing was written, and the pool is held paused on " + rollback.from()),
+                        rollback.steps())
+                : new GateDecision.Rollback(
+                        RollbackState.PLANNED,
+                        rollback.from(),
+                        rollback.to(),
+                        null,
+                        "resumed by " + by + ": the pool goes back to " + rollback.to(),
+                        rollback.steps());
+        retryAt.remove(key);
+        LOG.atWarn()
+                .addKeyValue("gate", request.gateId())
+                .addKeyValue("by", request.by())
+                .log("operator override: {} ({})", request.action().wire(), request.reason());
+        record(latest.withRollback(next, clock.instant()));
+        return OverrideRequest.Outcome.APPLIED;
+    }
+
+    /**
+     * Whether a stopped rollback holds {@code pool} paused: while the pool targets the config that
+     * failed or the one it was going back to. Once it targets another (an administrator fixed the
+     * change forward), the stop holds nothing more.
+     */
+    boolean holdsPaused(String pool, String targetConfig) {
+        return targetConfig != null
+                && rollbacks.values().stream()
+                        .filter(d -> d.pool().equals(pool) && d.rollback().state() == RollbackState.STOPPED)
+                        .anyMatch(d -> targetConfig.equals(d.rollback().from())
+                                || targetConfig.equals(d.rollback().to()));
+    }
+
+    /** The latest rollback decision on Kafka of each pool, by pool name. */
+    Map<String, GateDecision> latestByPool() {
+        Map<String, GateDecision> latest = new TreeMap<>();
+        for (GateDecision d : rollbacks.values()) {
+            latest.merge(d.pool(), d, (a, b) -> b.decidedAt().isBefore(a.decidedAt()) ? a : b);
+        }
+        return latest;
+    }
+
+    /**
+     * The key of the rollback the failure of gate {@code gateId} started, or would start (that of
+     * any node's post-update gate of the same pool and config); {@code null} if not such a gate.
+     */
+    private String rollbackKey(String gateId) {
+        for (GateDecision d : rollbacks.values()) {
+            if (d.gateId().equals(gateId)) {
+                return key(d);
+            }
+        }
+        Gate gate = sources.gates().apply(gateId);
+        if (gate == null || gate.request().stage() != Stage.POST_UPDATE) {
+            return null;
+        }
+        return gate.request().pool().name() + "/" + gate.request().targetConfig();
     }
 
     private static String key(GateDecision decision) {

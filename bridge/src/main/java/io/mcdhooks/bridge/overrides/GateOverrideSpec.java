@@ -11,7 +11,9 @@ public class GateOverrideSpec {
 
     public enum Action {
         Release,
-        Block
+        Block,
+        StopRollback,
+        ResumeRollback
     }
 
     @Required
@@ -21,7 +23,8 @@ public class GateOverrideSpec {
     private String gate;
 
     @Required
-    @JsonPropertyDescription("Release: let the gate open. Block: keep it closed whatever the hooks say.")
+    @JsonPropertyDescription(
+            "Release: let the gate open. Block: keep it closed whatever the hooks say. StopRollback: stop the pool rollback the failed post-update gate started (nothing more is written; the pool is held paused where it is). ResumeRollback: carry a stopped rollback on.")
     private Action action;
 
     @Required

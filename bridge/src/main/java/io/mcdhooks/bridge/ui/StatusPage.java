@@ -13,6 +13,7 @@ import io.mcdhooks.bridge.gate.WhyHeld;
 import io.mcdhooks.bridge.gatekeeper.GatekeeperService;
 import io.mcdhooks.bridge.lag.LagStatus;
 import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.bridge.rollback.RollbackText;
 import io.mcdhooks.schemas.GateDecision;
 import io.mcdhooks.schemas.Stage;
 import io.vertx.core.buffer.Buffer;
@@ -94,6 +95,7 @@ public final class StatusPage {
         JsonObject snapshot =
                 build(cluster, nodes.get(), pools.get(), gates, hooks, lags, gatePods, schedules, clock.instant());
         if (service != null) {
+            withRollbacks(snapshot, service.rollbacks());
             PostUpdateHold hold = service.postUpdateHold();
             snapshot.put(
                     "postUpdateHold", new JsonObject().put("mode", hold.label()).put("enforced", hold.description()));
@@ -113,6 +115,32 @@ public final class StatusPage {
         }
         GateDecision live = GateMachine.evaluate(gate, now);
         return live.decision() == last.decision() && live.released() == last.released() ? live : last;
+    }
+
+    /**
+     * Adds to each pool of {@code snapshot} its latest rollback, where it has one: where it stands,
+     * from and to which config, and the failed gate that started it with why. Pure.
+     */
+    static void withRollbacks(JsonObject snapshot, Map<String, GateDecision> rollbacks) {
+        for (Object p : snapshot.getJsonArray("pools")) {
+            JsonObject pool = (JsonObject) p;
+            GateDecision decision = rollbacks.get(pool.getString("name"));
+            if (decision != null) {
+                GateDecision.Rollback rollback = decision.rollback();
+                pool.put(
+                        "rollback",
+                        new JsonObject()
+                                .put("state", rollback.state().name())
+                                .put("from", rollback.from())
+                                .put("to", rollback.to())
+                                .put("reason", rollback.reason())
+                                .put("message", rollback.message())
+                                .put("at", decision.decidedAt().toString())
+                                .put("startedBy", decision.gateId())
+                                .put("why", WhyHeld.of(decision))
+                                .put("text", RollbackText.of(decision)));
+            }
+        }
     }
 
     /** A pool's schedule, or null when it has none (always open). */

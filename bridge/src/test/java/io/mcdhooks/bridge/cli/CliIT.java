@@ -3,8 +3,12 @@ package io.mcdhooks.bridge.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.mcdhooks.bridge.kube.McoInformers;
+import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.bridge.overrides.GateOverride;
 import io.mcdhooks.bridge.overrides.GateOverrideSpec;
 import io.mcdhooks.bridge.overrides.GateOverrideStatus;
@@ -72,34 +76,7 @@ class CliIT {
                 event("worker", LifecycleEvent.ObjectRef.Kind.MachineConfigPool, Transition.NEW_TARGET_CONFIG));
         publish(lifecycle, event("worker-1", LifecycleEvent.ObjectRef.Kind.Node, Transition.RESUMED));
         publish(requests, request);
-        GateDecision blocked = new GateDecision(
-                "c1",
-                request.gateId(),
-                1,
-                Stage.POST_UPDATE,
-                "worker",
-                "worker-1",
-                "rendered-worker-2",
-                GateDecision.Decision.BLOCKED,
-                false,
-                List.of(new GateDecision.HookStatus(
-                        "node-check",
-                        GateDecision.HookState.FAIL,
-                        GateDecision.Mode.Enforcing,
-                        "ProbeFailed",
-                        "port 9100 refused",
-                        Instant.now(),
-                        null,
-                        600,
-                        0,
-                        null,
-                        false,
-                        false)),
-                List.of("node-check"),
-                "blocked by node-check: FAIL ProbeFailed",
-                null,
-                Instant.now(),
-                Instant.now());
+        GateDecision blocked = blocked(request);
         publish(decisions, blocked);
         // and the pool rollback its failure started
         publish(
@@ -127,7 +104,9 @@ class CliIT {
                 .contains(request.gateId())
                 .contains("blocked by node-check: FAIL ProbeFailed")
                 .contains("hook node-check: STOPPED, lag 1")
-                .contains("rollback PLANNED: the pool goes back to rendered-worker-1: restore 99-worker-kargs");
+                .contains("rollback PLANNED: the pool goes back to rendered-worker-1: restore 99-worker-kargs")
+                .contains("rollback PLANNED rendered-worker-2 -> rendered-worker-1 at ")
+                .contains("; started by " + request.gateId() + ": blocked by node-check: FAIL ProbeFailed");
     }
 
     @Test
@@ -281,6 +260,81 @@ class CliIT {
     }
 
     @Test
+    void planSaysAPoolGoesBackAndWhichRollbackTookItThere() throws Exception {
+        // Given a worker pool whose MachineConfigs were put back: it targets the config it still
+        // reports, one of its two workers still on the failing one
+        client.genericKubernetesResources(McoInformers.context(McoApi.POOL_KIND, "v1"))
+                .resource(new GenericKubernetesResourceBuilder()
+                        .withApiVersion("machineconfiguration.openshift.io/v1")
+                        .withKind("MachineConfigPool")
+                        .withNewMetadata()
+                        .withName("worker")
+                        .endMetadata()
+                        .addToAdditionalProperties(
+                                "spec",
+                                Map.of(
+                                        "configuration", Map.of("name", "rendered-worker-1"),
+                                        "nodeSelector",
+                                                Map.of("matchLabels", Map.of("node-role.kubernetes.io/worker", ""))))
+                        .addToAdditionalProperties(
+                                "status",
+                                Map.of(
+                                        "configuration",
+                                        Map.of("name", "rendered-worker-1"),
+                                        "machineCount",
+                                        2,
+                                        "updatedMachineCount",
+                                        1,
+                                        "conditions",
+                                        List.of(Map.of("type", "Updated", "status", "False"))))
+                        .build())
+                .create();
+        for (String[] n : List.of(
+                new String[] {"worker-0", "rendered-worker-1"}, new String[] {"worker-1", "rendered-worker-2"})) {
+            client.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName(n[0])
+                            .addToLabels("node-role.kubernetes.io/worker", "")
+                            .addToAnnotations(McoApi.CURRENT_CONFIG, n[1])
+                            .addToAnnotations(McoApi.DESIRED_CONFIG, n[1])
+                            .addToAnnotations(McoApi.STATE, McoApi.STATE_DONE)
+                            .endMetadata()
+                            .build())
+                    .create();
+        }
+        // and the applied rollback on Kafka
+        GateRequest request = request("worker-1");
+        publish(
+                decisions,
+                blocked(request)
+                        .withRollback(
+                                new GateDecision.Rollback(
+                                        GateDecision.RollbackState.APPLIED,
+                                        "rendered-worker-2",
+                                        "rendered-worker-1",
+                                        null,
+                                        "the MachineConfigs are back as they were for rendered-worker-1",
+                                        List.of()),
+                                Instant.now()));
+        PlanCommand.clientForTests = client;
+        try {
+            // When the plan is asked for
+            Result result = cli("plan", "worker");
+
+            // Then it says where the pool goes, which node goes back, and why
+            assertThat(result.code).as(result.err).isZero();
+            assertThat(result.out)
+                    .contains("pool worker goes back to rendered-worker-1, the config it still reports")
+                    .containsPattern("1\\s+worker-1\\s")
+                    .contains("rollback APPLIED rendered-worker-2 -> rendered-worker-1 at ")
+                    .contains("started by " + request.gateId() + ": blocked by node-check: FAIL ProbeFailed");
+        } finally {
+            PlanCommand.clientForTests = null;
+        }
+    }
+
+    @Test
     void anUnreachableBrokerIsAClearErrorWithItsOwnExitCode() {
         Result result = run(Map.of(), "--bootstrap-servers", "127.0.0.1:1", "--timeout", "2s", "status");
 
@@ -370,6 +424,38 @@ class CliIT {
                 Instant.now(),
                 false,
                 null);
+    }
+
+    /** The BLOCKED decision of {@code request}'s post-update gate: node-check failed it. */
+    private static GateDecision blocked(GateRequest request) {
+        return new GateDecision(
+                "c1",
+                request.gateId(),
+                1,
+                Stage.POST_UPDATE,
+                "worker",
+                "worker-1",
+                "rendered-worker-2",
+                GateDecision.Decision.BLOCKED,
+                false,
+                List.of(new GateDecision.HookStatus(
+                        "node-check",
+                        GateDecision.HookState.FAIL,
+                        GateDecision.Mode.Enforcing,
+                        "ProbeFailed",
+                        "port 9100 refused",
+                        Instant.now(),
+                        null,
+                        600,
+                        0,
+                        null,
+                        false,
+                        false)),
+                List.of("node-check"),
+                "blocked by node-check: FAIL ProbeFailed",
+                null,
+                Instant.now(),
+                Instant.now());
     }
 
     private static GateRequest request(String node) {

@@ -78,6 +78,50 @@ class RolloutPlanTest {
         assertThat(PoolView.batch("50%", 10)).isEqualTo(5);
     }
 
+    @Test
+    void aPoolGoingBackToTheConfigItReportsHasItsNodesOnTheRevertedConfigPending() {
+        // the pool rolled two of four nodes to NEW; its MachineConfigs were put back, so it targets OLD again
+        PoolView goingBack = new PoolView(
+                "worker",
+                "u",
+                "1",
+                1,
+                OLD,
+                OLD,
+                false,
+                "1",
+                4,
+                2,
+                0,
+                Map.of(),
+                Map.of("Updated", "False"),
+                null,
+                Map.of());
+        NodeView back = node("w-0", "a", 1);
+        NodeView out = new NodeView(
+                "w-1",
+                "w-1",
+                "1",
+                Instant.ofEpochSecond(2),
+                Map.of(McoApi.ZONE_LABEL, "a"),
+                Map.of(McoApi.CURRENT_CONFIG, NEW, McoApi.DESIRED_CONFIG, NEW, McoApi.STATE, McoApi.STATE_DONE),
+                false,
+                true,
+                false,
+                null);
+
+        RolloutPlan plan = RolloutPlan.of(goingBack, List.of(back, out), HOOKS, (f, t) -> REBOOT, null);
+
+        assertThat(plan.pending()).isTrue();
+        assertThat(plan.reverting()).isTrue();
+        assertThat(plan.nodes()).extracting(RolloutPlan.NodeStep::node).containsExactly("w-1");
+        assertThat(plan.done()).containsExactly("w-0");
+        assertThat(plan.stages())
+                .filteredOn(s -> s.stage() == Stage.POOL_PRE_UPDATE)
+                .singleElement()
+                .satisfies(s -> assertThat(s.advisory()).startsWith("not asked: the pool goes back to " + OLD));
+    }
+
     private static PoolView pool(String name, String maxUnavailable) {
         return new PoolView(
                 name, "u", "1", 1, NEW, OLD, true, maxUnavailable, 4, 0, 0, Map.of(), Map.of(), null, Map.of());

@@ -120,6 +120,7 @@ class DecisionSinkTest {
                     new PoolSchedules(),
                     Duration.ofMinutes(1),
                     (node, gate) -> {},
+                    (poolName, target) -> false,
                     CLOCK);
             sink = new DecisionSink(
                     DecisionSink.through(outbox), acked, reconciler::decided, List.of(reconciler::decided));

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiPredicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
 class LeverReconcilerTest {
 
     private static final int NODES = 1000;
+    private static final BiPredicate<String, String> NO_STOPPED_ROLLBACK = (pool, target) -> false;
 
     private Vertx vertx;
     private ListedCluster cluster;
@@ -115,18 +117,7 @@ class LeverReconcilerTest {
         RecordingLevers levers = new RecordingLevers();
         Context context = vertx.getOrCreateContext();
         PoolSchedules schedules = new PoolSchedules();
-        LeverReconciler reconciler = new LeverReconciler(
-                "test",
-                cluster,
-                gatekeeper,
-                new AckedGates(gatekeeper),
-                levers,
-                context,
-                () -> PostUpdateHold.ADMISSION,
-                schedules,
-                Duration.ofMinutes(1),
-                (node, gate) -> {},
-                clock);
+        LeverReconciler reconciler = reconciler(gatekeeper, levers, context, schedules, NO_STOPPED_ROLLBACK, clock);
 
         // When the gatekeeper starts on Friday at noon
         context.runOnContext(v -> {
@@ -171,18 +162,8 @@ class LeverReconcilerTest {
         Gatekeeper gatekeeper = new Gatekeeper("test", Clock.systemUTC(), d -> {});
         RecordingLevers levers = new RecordingLevers();
         Context context = vertx.getOrCreateContext();
-        LeverReconciler reconciler = new LeverReconciler(
-                "test",
-                cluster,
-                gatekeeper,
-                new AckedGates(gatekeeper),
-                levers,
-                context,
-                () -> PostUpdateHold.ADMISSION,
-                new PoolSchedules(),
-                Duration.ofMinutes(1),
-                (node, gate) -> {},
-                Clock.systemUTC());
+        LeverReconciler reconciler =
+                reconciler(gatekeeper, levers, context, new PoolSchedules(), NO_STOPPED_ROLLBACK, Clock.systemUTC());
 
         // When a write that cordons one of its nodes is still on its way (planned before a release:
         // landing after the unpause, it would put the pool over its budget once the MCC took another)
@@ -195,6 +176,34 @@ class LeverReconcilerTest {
         // And once it has landed, the node's event lets the pool go
         levers.cordoning.clear();
         context.runOnContext(v -> reconciler.nodeChanged(nodes.get(0)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> Optional.empty().equals(levers.pools.get("worker")));
+    }
+
+    @Test
+    void aStoppedRollbackHoldsItsPoolPausedUntilThePoolTargetsAnotherConfig() throws Exception {
+        // Given a worker pool going back to rendered-a, and no hook at all
+        cluster = new ListedCluster(nodes, pool("rendered-a", "rendered-a", 10));
+        Gatekeeper gatekeeper = new Gatekeeper("test", Clock.systemUTC(), d -> {});
+        RecordingLevers levers = new RecordingLevers();
+        Context context = vertx.getOrCreateContext();
+        // When an operator stopped the rollback from rendered-b to rendered-a
+        LeverReconciler reconciler = reconciler(
+                gatekeeper,
+                levers,
+                context,
+                new PoolSchedules(),
+                (pool, target) -> pool.equals("worker")
+                        && List.of("rendered-a", "rendered-b").contains(target),
+                Clock.systemUTC());
+        context.runOnContext(v -> reconciler.start());
+
+        // Then the pool is paused where it is
+        await().atMost(Duration.ofSeconds(10)).until(() -> Optional.of(true).equals(levers.pools.get("worker")));
+
+        // And once an administrator fixes the change forward (a new target), the stop holds nothing
+        GenericKubernetesResource fixed = pool("rendered-c", "rendered-a", 0);
+        cluster.pool(fixed);
+        context.runOnContext(v -> reconciler.poolChanged(fixed));
         await().atMost(Duration.ofSeconds(10)).until(() -> Optional.empty().equals(levers.pools.get("worker")));
     }
 
@@ -236,17 +245,34 @@ class LeverReconcilerTest {
                 .build();
         cluster = new ListedCluster(nodes, pool);
         Gatekeeper gatekeeper = new Gatekeeper("test", Clock.systemUTC(), d -> {});
+        return reconciler(
+                gatekeeper,
+                new RecordingLevers(),
+                context,
+                new PoolSchedules(),
+                NO_STOPPED_ROLLBACK,
+                Clock.systemUTC());
+    }
+
+    private LeverReconciler reconciler(
+            Gatekeeper gatekeeper,
+            RecordingLevers levers,
+            Context context,
+            PoolSchedules schedules,
+            BiPredicate<String, String> stoppedRollback,
+            Clock clock) {
         return new LeverReconciler(
                 "test",
                 cluster,
                 gatekeeper,
                 new AckedGates(gatekeeper),
-                new RecordingLevers(),
+                levers,
                 context,
-                () -> PostUpdateHold.BATCH_PACING,
-                new PoolSchedules(),
+                () -> PostUpdateHold.ADMISSION,
+                schedules,
                 Duration.ofMinutes(1),
                 (node, gate) -> {},
-                Clock.systemUTC());
+                stoppedRollback,
+                clock);
     }
 }

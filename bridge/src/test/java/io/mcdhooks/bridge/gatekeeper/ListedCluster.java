@@ -29,11 +29,16 @@ final class ListedCluster implements Cluster {
 
     final AtomicInteger scans = new AtomicInteger();
     private final List<Node> nodes;
-    private final GenericKubernetesResource pool;
+    private volatile GenericKubernetesResource pool;
 
     /** @param pool the "worker" pool, or {@code null} for none */
     ListedCluster(List<Node> nodes, GenericKubernetesResource pool) {
         this.nodes = nodes;
+        this.pool = pool;
+    }
+
+    /** The "worker" pool as the informer would see it after the MCC's write. */
+    void pool(GenericKubernetesResource pool) {
         this.pool = pool;
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mcdhooks.bridge.MovingClock;
 import io.mcdhooks.bridge.gate.Gate;
+import io.mcdhooks.bridge.gate.OverrideRequest;
 import io.mcdhooks.bridge.gate.RegisteredHook;
 import io.mcdhooks.bridge.rollback.ConfigSnapshot;
 import io.mcdhooks.bridge.rollback.SourceConfig;
@@ -142,6 +143,98 @@ class PoolRollbacksTest {
         action = RegisteredHook.PostUpdateFailure.HoldAndPausePool;
         following(true).decided(failed("worker-0"));
         assertThat(published).isEmpty();
+    }
+
+    @Test
+    void aStopBeforeTheWritesLandedLeavesThemUnwrittenAndAResumeMakesThem() {
+        // Given a rollback whose writes are refused, planned and waiting to be tried again
+        writeResult = Future.failedFuture(new IllegalStateException("machineconfigs is forbidden"));
+        PoolRollbacks rollbacks = following(true);
+        rollbacks.decided(failed("worker-0"));
+        String gate = published.get(0).gateId();
+
+        // When an operator stops it, naming another node's failed gate of the same pool and config
+        GateDecision other = failed("worker-1");
+        assertThat(rollbacks.onOverride(override(other.gateId(), OverrideRequest.Action.STOP_ROLLBACK)))
+                .isEqualTo(OverrideRequest.Outcome.APPLIED);
+
+        // Then the stop is on Kafka, naming who and why, and no retry writes anything
+        GateDecision stopped = published.get(published.size() - 1);
+        assertThat(stopped.gateId()).isEqualTo(gate);
+        assertThat(stopped.rollback().state()).isEqualTo(RollbackState.STOPPED);
+        assertThat(stopped.rollback().reason()).isEqualTo(PoolRollbacks.STOPPED_BY_OPERATOR);
+        assertThat(stopped.rollback().message()).startsWith("stopped by alice (looking into it): nothing was written");
+        writeResult = Future.succeededFuture();
+        clock.advance(Duration.ofMinutes(5));
+        rollbacks.tick();
+        assertThat(written).hasSize(1);
+        assertThat(rollbacks.holdsPaused("worker", FAILING)).isTrue();
+        assertThat(rollbacks.holdsPaused("worker", "rendered-worker-3"))
+                .as("fixed forward")
+                .isFalse();
+        assertThat(rollbacks.onOverride(override(gate, OverrideRequest.Action.STOP_ROLLBACK)))
+                .isEqualTo(OverrideRequest.Outcome.UNCHANGED);
+
+        // And a resume plans it again and makes its writes
+        assertThat(rollbacks.onOverride(override(gate, OverrideRequest.Action.RESUME_ROLLBACK)))
+                .isEqualTo(OverrideRequest.Outcome.APPLIED);
+        assertThat(written).hasSize(2);
+        assertThat(published)
+                .extracting(d -> d.rollback().state())
+                .containsExactly(
+                        RollbackState.PLANNED, RollbackState.STOPPED, RollbackState.PLANNED, RollbackState.APPLIED);
+        assertThat(published.get(2).rollback().message()).startsWith("resumed by alice");
+        assertThat(rollbacks.holdsPaused("worker", BEFORE)).isFalse();
+    }
+
+    @Test
+    void aStopAfterTheWritesHoldsThePoolWhereItIsAcrossARestart() {
+        PoolRollbacks first = following(true);
+        first.decided(failed("worker-0"));
+        String gate = published.get(0).gateId();
+
+        assertThat(first.onOverride(override(gate, OverrideRequest.Action.STOP_ROLLBACK)))
+                .isEqualTo(OverrideRequest.Outcome.APPLIED);
+        GateDecision stopped = published.get(published.size() - 1);
+        assertThat(stopped.rollback().message()).contains("the MachineConfigs stay as restored");
+        assertThat(announced).last().isEqualTo(stopped);
+
+        // A new leader reads the stop back: the pool stays held, nothing is written again
+        PoolRollbacks second = rollbacks(true);
+        second.recover(List.copyOf(published));
+        second.follow();
+        assertThat(second.holdsPaused("worker", BEFORE)).isTrue();
+        assertThat(written).hasSize(1);
+        assertThat(second.latestByPool()).containsEntry("worker", stopped);
+    }
+
+    @Test
+    void overridesOfNoRollbackOrOfOneThatCannotMoveAreRefused() {
+        PoolRollbacks rollbacks = following(false);
+        assertThat(rollbacks.onOverride(override(failed("worker-0").gateId(), OverrideRequest.Action.STOP_ROLLBACK)))
+                .as("no rollback yet")
+                .isEqualTo(OverrideRequest.Outcome.NO_ROLLBACK);
+
+        rollbacks.decided(failed("worker-0"));
+        String gate = published.get(0).gateId();
+        assertThat(rollbacks.onOverride(override(gate, OverrideRequest.Action.STOP_ROLLBACK)))
+                .as("an advisory rollback")
+                .isEqualTo(OverrideRequest.Outcome.NOT_STOPPABLE);
+
+        ackAtOnce = false;
+        PoolRollbacks busy = following(true);
+        busy.decided(failed("worker-0"));
+        assertThat(busy.onOverride(override(gate, OverrideRequest.Action.STOP_ROLLBACK)))
+                .as("its plan on its way to Kafka")
+                .isEqualTo(OverrideRequest.Outcome.BUSY);
+        acks.get(acks.size() - 1).complete();
+        assertThat(busy.onOverride(override(gate, OverrideRequest.Action.STOP_ROLLBACK)))
+                .as("its APPLIED on its way to Kafka")
+                .isEqualTo(OverrideRequest.Outcome.BUSY);
+    }
+
+    private static OverrideRequest override(String gate, OverrideRequest.Action action) {
+        return new OverrideRequest(gate, action, "alice", "looking into it");
     }
 
     private PoolRollbacks following(boolean carriesOut) {
