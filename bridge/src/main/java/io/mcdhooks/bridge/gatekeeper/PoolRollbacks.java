@@ -16,6 +16,7 @@ import io.vertx.core.Future;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -78,6 +79,8 @@ final class PoolRollbacks {
     private final Set<String> writing = new HashSet<>();
     /** When a rollback whose writes failed is tried again. */
     private final Map<String, Instant> retryAt = new HashMap<>();
+    /** Failed post-update gates read back, judged once the cluster is known ({@link #follow}). */
+    private final List<GateDecision> readBackFailures = new ArrayList<>();
 
     private boolean following;
 
@@ -101,18 +104,38 @@ final class PoolRollbacks {
         this.clock = clock;
     }
 
-    /** The rollbacks read back: the latest of each pool and failing config. */
+    /**
+     * The rollbacks read back: the latest of each pool and failing config; and the gates whose
+     * latest decision read back is a failure, for {@link #follow} to start a rollback the last
+     * leader may have died before recording.
+     */
     void recover(List<GateDecision> decisions) {
+        Map<String, GateDecision> latestByGate = new HashMap<>();
         for (GateDecision d : decisions) {
             if (d.rollback() != null) {
-                rollbacks.merge(key(d), d, (a, b) -> b.decidedAt().isBefore(a.decidedAt()) ? a : b);
+                rollbacks.merge(key(d), d, PoolRollbacks::later);
             }
+            latestByGate.merge(d.gateId() + "#" + d.attempt(), d, PoolRollbacks::later);
         }
+        latestByGate.values().stream().filter(PoolRollbacks::failedAfterUpdate).forEach(readBackFailures::add);
     }
 
-    /** The cluster is known: a rollback read back as planned, and not applied, is carried out again. */
+    /**
+     * The cluster is known: a failure read back whose rollback never reached Kafka (the leader died
+     * between the two) starts it now; a rollback read back as planned, and not applied, is carried
+     * out again.
+     */
     void follow() {
         following = true;
+        List<GateDecision> failures = List.copyOf(readBackFailures);
+        readBackFailures.clear();
+        for (GateDecision failure : failures) {
+            Gate gate = sources.gates().apply(failure.gateId());
+            // Only a gate still open: one released or forgotten since has nothing left to roll back.
+            if (gate != null && !gate.released()) {
+                decided(failure);
+            }
+        }
         Instant now = clock.instant();
         rollbacks.values().stream()
                 .filter(d -> d.rollback().state() == RollbackState.PLANNED)
@@ -131,11 +154,8 @@ final class PoolRollbacks {
 
     /** A decision on Kafka: a rollback if it is a failed post-update gate of a rolling-back hook. */
     void decided(GateDecision decision) {
-        if (decision.stage() != Stage.POST_UPDATE
-                || decision.released()
+        if (!failedAfterUpdate(decision)
                 || decision.rollback() != null
-                || decision.decision() != GateDecision.Decision.BLOCKED
-                        && decision.decision() != GateDecision.Decision.TIMED_OUT
                 || rollbacks.containsKey(key(decision))
                 || publishing.contains(key(decision))) {
             return;
@@ -338,6 +358,18 @@ final class PoolRollbacks {
             return null;
         }
         return gate.request().pool().name() + "/" + gate.request().targetConfig();
+    }
+
+    /** A post-update gate that failed and holds: blocked, or timed out with failurePolicy Fail. */
+    private static boolean failedAfterUpdate(GateDecision decision) {
+        return decision.stage() == Stage.POST_UPDATE
+                && !decision.released()
+                && (decision.decision() == GateDecision.Decision.BLOCKED
+                        || decision.decision() == GateDecision.Decision.TIMED_OUT);
+    }
+
+    private static GateDecision later(GateDecision a, GateDecision b) {
+        return b.decidedAt().isBefore(a.decidedAt()) ? a : b;
     }
 
     private static String key(GateDecision decision) {

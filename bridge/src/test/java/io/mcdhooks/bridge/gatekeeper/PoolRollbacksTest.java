@@ -108,6 +108,49 @@ class PoolRollbacksTest {
     }
 
     @Test
+    void aLeaderThatDiedBetweenTheFailureAndItsRollbackLeavesTheNextToStartIt() {
+        // The failure is on Kafka; the leader died before the rollback's first step
+        GateDecision failure = failed("worker-0");
+
+        PoolRollbacks next = rollbacks(true);
+        next.recover(List.of(failure));
+        assertThat(published).as("not before the cluster is known").isEmpty();
+        next.follow();
+
+        assertThat(written).hasSize(1);
+        assertThat(published)
+                .extracting(d -> d.rollback().state())
+                .containsExactly(RollbackState.PLANNED, RollbackState.APPLIED);
+    }
+
+    @Test
+    void aFailureReadBackThatWasReleasedSinceStartsNoRollback() {
+        GateDecision failure = failed("worker-0");
+        GateDecision released = new GateDecision(
+                failure.cluster(),
+                failure.gateId(),
+                failure.attempt(),
+                failure.stage(),
+                failure.pool(),
+                failure.node(),
+                failure.targetConfig(),
+                GateDecision.Decision.OVERRIDDEN,
+                true,
+                failure.hooks(),
+                List.of(),
+                "released by operator alice: checked",
+                new GateDecision.OperatorOverride("alice", "checked"),
+                T0,
+                failure.decidedAt().plusSeconds(1));
+
+        PoolRollbacks next = rollbacks(true);
+        next.recover(List.of(failure, released));
+        next.follow();
+
+        assertThat(published).isEmpty();
+    }
+
+    @Test
     void aRefusedWriteStaysPlannedAndIsTriedAgainLater() {
         writeResult = Future.failedFuture(new IllegalStateException("machineconfigs is forbidden"));
         PoolRollbacks rollbacks = following(true);
