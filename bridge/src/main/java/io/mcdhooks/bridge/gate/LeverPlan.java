@@ -145,15 +145,18 @@ public final class LeverPlan {
         // A released pre-update gate lets the pod go only once nothing but it would keep the node's
         // update from running through while no gatekeeper runs: where the policy holds, once the hold
         // marker is on the node (a marker written after the pod went, by a gatekeeper that died in
-        // between, would never be); without it, not before the node is assigned.
+        // between, would never be); without it, not before the node is assigned and carries the
+        // taint (uncordoned by the drain controller while no gatekeeper runs, a node without it would
+        // take workloads before its post-update gate was even asked).
         boolean markerOn = postId != null && postId.equals(node.annotations().get(GateObjects.HOLD));
+        boolean paced = mode == PostUpdateHold.BATCH_PACING && postHooks;
         boolean gatePod = preHooks
                 && rolling
                 && !finished
                 && (!released(pre)
                         || drained
                                 && !drainOver(node)
-                                && (hold && !markerOn || early && postHooks && mode == PostUpdateHold.BATCH_PACING));
+                                && (hold && !markerOn || paced && (early || taint && !node.gateTainted())));
         boolean uncordonRequested = node.desiredConfig() != null
                 && (McoApi.UNCORDON_PREFIX + node.desiredConfig()).equals(node.desiredDrain());
         boolean inFlight = node.updating() || !McoApi.STATE_DONE.equals(node.state());

@@ -1,10 +1,12 @@
 package io.mcdhooks.bridge.deploy;
 
+import static io.mcdhooks.bridge.rollback.MachineConfigObjects.mc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
@@ -18,6 +20,7 @@ import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.gate.LeverWrites;
 import io.mcdhooks.bridge.kube.McoInformers;
 import io.mcdhooks.bridge.mco.McoApi;
+import io.mcdhooks.bridge.rollback.Ownership;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.sandbox.mco.Topology;
 import java.io.IOException;
@@ -26,6 +29,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -35,8 +39,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shipped policies of deploy/admission/v1/bridge-levers-policy.yaml, evaluated by the in-memory
- * API server: the bridge's own service account may pull its levers (the very writes its code makes)
- * and nothing more; an administrator is judged by none of them.
+ * API server: the bridge's own service account may pull its levers (the very writes its code makes,
+ * a pool rollback's among them) and nothing more; an administrator is judged by none of them.
  */
 class BridgeAdmissionIT {
 
@@ -183,6 +187,59 @@ class BridgeAdmissionIT {
         denied(
                 () -> editPool(p -> p.getMetadata().getAnnotations().put("mcdhooks.io/other", "x")),
                 "the bridge may change only the annotation mcdhooks.io/paused-by of a MachineConfigPool");
+    }
+
+    @Test
+    void theBridgeWritesBackAnAdministratorsMachineConfigButNoControllersOrTheReleases() {
+        // (the base config 00-worker as the MCO generates it, from the topology)
+        var asAdmin = admin.genericKubernetesResources(McoInformers.context(McoApi.CONFIG_KIND, "v1"));
+        assertThat(asAdmin.withName("00-worker").get().getMetadata().getAnnotations())
+                .containsKey(Ownership.GENERATED_BY);
+        asAdmin.resource(mc("99-worker-kargs", Map.of(), kargs("quiet", "nosmt")))
+                .create();
+        var machineConfigs = bridge.genericKubernetesResources(McoInformers.context(McoApi.CONFIG_KIND, "v1"));
+
+        // A rollback's writes of an administrator's MachineConfig: restore, delete, recreate
+        machineConfigs.withName("99-worker-kargs").edit(m -> {
+            m.setAdditionalProperty("spec", kargs("quiet"));
+            return m;
+        });
+        machineConfigs.withName("99-worker-kargs").delete();
+        machineConfigs.resource(mc("99-worker-kargs", Map.of(), kargs("quiet"))).create();
+        assertThat(asAdmin.withName("99-worker-kargs").get().<List<String>>get("spec", "kernelArguments"))
+                .containsExactly("quiet");
+
+        String controllers =
+                "the bridge may not change or delete a MachineConfig a controller generated or the release ships";
+        String marked = "the bridge may not write a MachineConfig marked as a controller's or the release's";
+        denied(
+                () -> machineConfigs.withName("00-worker").edit(m -> {
+                    m.setAdditionalProperty("spec", kargs("quiet", "nosmt"));
+                    return m;
+                }),
+                controllers);
+        denied(() -> machineConfigs.withName("00-worker").delete(), controllers);
+        denied(
+                () -> machineConfigs
+                        .resource(mc("99-worker-release", Map.of("release.openshift.io/version", "4.16.0"), kargs()))
+                        .create(),
+                marked);
+        denied(
+                () -> machineConfigs.withName("99-worker-kargs").edit(m -> {
+                    m.getMetadata()
+                            .setOwnerReferences(List.of(new OwnerReferenceBuilder()
+                                    .withApiVersion("machineconfiguration.openshift.io/v1")
+                                    .withKind("ControllerConfig")
+                                    .withName("machine-config-controller")
+                                    .withUid("u1")
+                                    .build()));
+                    return m;
+                }),
+                marked);
+    }
+
+    private static Map<String, Object> kargs(String... arguments) {
+        return Map.of("kernelArguments", List.of(arguments));
     }
 
     private void createPod(String namespace, Consumer<Pod> change) {

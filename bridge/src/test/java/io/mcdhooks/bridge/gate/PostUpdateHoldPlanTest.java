@@ -195,13 +195,17 @@ class PostUpdateHoldPlanTest {
                         g -> false))
                 .isFalse();
 
-        // and without the policy the pod stays until the assignment: nothing else would hold the node
-        // if its update ran while no gatekeeper runs
+        // and without the policy the pod stays until the assignment, and then until the taint is on:
+        // nothing else would keep workloads off the node if its update ran while no gatekeeper runs
         assertThat(plan(waiting, both, BATCH_PACING, true))
                 .extracting("gatePod", "postUpdateTaint", "hold")
                 .containsExactly(true, false, false);
         NodeView assigned = node("worker", OLD, NEW, "Working", false, null, null);
-        assertThat(plan(assigned, both, BATCH_PACING, true).gatePod()).isFalse();
+        assertThat(plan(assigned, both, BATCH_PACING, true))
+                .extracting("gatePod", "postUpdateTaint")
+                .containsExactly(true, true);
+        NodeView tainted = Gates.with(assigned, assigned.annotations(), true);
+        assertThat(plan(tainted, both, BATCH_PACING, true).gatePod()).isFalse();
         // a node only pre-update hooks watch loses its pod at once
         assertThat(LeverPlan.node(
                                 "c1",

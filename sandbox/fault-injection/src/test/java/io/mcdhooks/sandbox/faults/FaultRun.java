@@ -35,7 +35,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -72,7 +71,7 @@ final class FaultRun {
     private static final Logger LOG = LoggerFactory.getLogger(FaultRun.class);
     static final String CLUSTER = "faults";
     static final String POOL = "worker";
-    private static final String NAMESPACE = "mcdhooks";
+    private static final String NAMESPACE = Children.NAMESPACE;
     private static final String EXEC_HOOK = "exec-check";
     private static final String SILENT_HOOK = "silent";
     /** Simulated seconds per real second: the MCD's one-hour drain limit lasts 72 s. */
@@ -474,48 +473,21 @@ final class FaultRun {
     }
 
     private ChildJvm bridge(String identity, String suffix) {
-        Map<String, String> env = TestEnvironment.bridge(broker.bootstrapServers(), CLUSTER, suffix);
-        env.put("HOSTNAME", "{name}");
-        env.put("KAFKA_RECONNECT_BACKOFF_MAX_MS", "500");
-        env.put("MCDHOOKS_NAMESPACE", NAMESPACE);
-        env.put("MCDHOOKS_TICK", "200ms");
-        env.put("MCDHOOKS_LAG_INTERVAL", "1s");
-        env.put("MCDHOOKS_LEADER_ELECTION", "true");
-        return new ChildJvm(
-                identity,
-                "io.mcdhooks.bridge.Main",
-                env,
-                List.of(
-                        "-Dkubernetes.master=" + clusterUrl,
-                        "-Dkubernetes.auth.token=" + bridgeToken,
-                        "-Dkubernetes.auth.tryKubeConfig=false",
-                        "-Dkubernetes.auth.tryServiceAccount=false",
-                        "-Dkubernetes.namespace=" + NAMESPACE,
-                        "-Dkubernetes.user.agent=" + ApiFaults.BRIDGE_USER_AGENT + "/{name}"),
-                dir.resolve(identity + ".log"));
+        return Children.bridge(
+                broker.bootstrapServers(), CLUSTER, clusterUrl, bridgeToken, identity, suffix, dir, Map.of());
     }
 
     private ChildJvm runner(String requests, String verdicts, String deadLetter, Path passes) {
-        Map<String, String> env = new HashMap<>();
-        env.put("KAFKA_BOOTSTRAP_SERVERS", broker.bootstrapServers());
-        env.put("KAFKA_SESSION_TIMEOUT_MS", "6000");
-        env.put("KAFKA_HEARTBEAT_INTERVAL_MS", "1000");
-        env.put("KAFKA_RECONNECT_BACKOFF_MAX_MS", "500");
-        env.put("MCDHOOKS_HOOK_NAME", EXEC_HOOK);
-        env.put("MCDHOOKS_HOOK_KIND", "exec");
-        env.put("MCDHOOKS_STAGES", "pre-update,post-update");
         // A check takes a second, so a kill often lands mid-check; a finished check leaves a line.
-        env.put(
-                "MCDHOOKS_EXEC_COMMAND",
-                "sleep 1; echo \"$MCDHOOKS_HOOK $MCDHOOKS_GATE_ID $MCDHOOKS_ATTEMPT\" >> " + passes);
-        env.put("MCDHOOKS_GATE_REQUESTS_TOPIC", requests);
-        env.put("MCDHOOKS_VERDICTS_TOPIC", verdicts);
-        env.put("MCDHOOKS_DEAD_LETTER_TOPIC", deadLetter);
-        env.put("MCDHOOKS_HTTP_PORT", "off");
-        env.put("MCDHOOKS_HEARTBEAT_INTERVAL", "1s");
-        env.put("MCDHOOKS_RETRY_BACKOFF", "500ms");
-        env.put("MCDHOOKS_RETRY_BACKOFF_MAX", "2s");
-        return new ChildJvm("runner", "io.mcdhooks.hooks.runner.Main", env, List.of(), dir.resolve("runner.log"));
+        return Children.runner(
+                broker.bootstrapServers(),
+                EXEC_HOOK,
+                "pre-update,post-update",
+                "sleep 1; echo \"$MCDHOOKS_HOOK $MCDHOOKS_GATE_ID $MCDHOOKS_ATTEMPT\" >> " + passes,
+                requests,
+                verdicts,
+                deadLetter,
+                dir);
     }
 
     private static void writeLines(Path file, List<String> lines) {
