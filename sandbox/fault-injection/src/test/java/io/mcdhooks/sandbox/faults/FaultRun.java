@@ -3,17 +3,13 @@ package io.mcdhooks.sandbox.faults;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.mcdhooks.bridge.Leadership;
 import io.mcdhooks.bridge.TestEnvironment;
 import io.mcdhooks.bridge.gate.GateObjects;
-import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
-import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.sandbox.faults.History.HookPolicy;
 import io.mcdhooks.sandbox.faults.History.Produced;
 import io.mcdhooks.sandbox.faults.Invariants.Violation;
@@ -21,7 +17,6 @@ import io.mcdhooks.sandbox.kafka.KafkaBroker;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
 import io.mcdhooks.sandbox.mco.MachineConfigs;
 import io.mcdhooks.sandbox.mco.MaxUnavailable;
-import io.mcdhooks.sandbox.mco.Mco;
 import io.mcdhooks.sandbox.mco.McoSimulator;
 import io.mcdhooks.sandbox.mco.SimulatorConfig;
 import io.mcdhooks.sandbox.mco.Topology;
@@ -48,10 +43,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -151,21 +142,9 @@ final class FaultRun {
         this.spec = spec;
         this.random = new Random(spec.seed());
         this.api = new ApiFaults(spec.seed(), 0.20, 0.10, 0.20, Duration.ofMillis(800));
-        this.dir = logRoot.resolve(spec.name() + "-" + spec.seed());
-        try {
-            // A replayed seed writes to the same directory: what an earlier run left there (the hook's
-            // passes file above all) would be read as this run's.
-            if (Files.exists(dir)) {
-                try (Stream<Path> old = Files.walk(dir)) {
-                    for (Path p : old.sorted(Comparator.reverseOrder()).toList()) {
-                        Files.delete(p);
-                    }
-                }
-            }
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        // A replayed seed writes to the same directory: what an earlier run left there (the hook's
+        // passes file above all) would be read as this run's.
+        this.dir = FaultCluster.cleanDirectory(logRoot.resolve(spec.name() + "-" + spec.seed()));
     }
 
     Result run() throws IOException {
@@ -192,13 +171,7 @@ final class FaultRun {
                     .daemonSetPodsPerNode(1)
                     .build()
                     .apply(client);
-            client.namespaces()
-                    .resource(new NamespaceBuilder()
-                            .withNewMetadata()
-                            .withName(NAMESPACE)
-                            .endMetadata()
-                            .build())
-                    .create();
+            FaultCluster.namespace(client);
             if (spec.holdPolicy()) {
                 try (var in = Files.newInputStream(HOLD_POLICY)) {
                     client.load(in).create();
@@ -556,19 +529,9 @@ final class FaultRun {
         client.resources(UpdateHook.class).resource(hook).create();
     }
 
-    /** Creates the run's topics with the broker's append time as record timestamps: when a record was on Kafka. */
+    /** Creates the run's topics ({@link FaultCluster#createTopics}); the partitions of {@code recorded}. */
     private List<TopicPartition> createTopics(List<String> all, List<String> recorded) {
-        try (Admin admin =
-                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            admin.createTopics(all.stream()
-                            .map(t -> new NewTopic(t, 3, (short) 1)
-                                    .configs(Map.of("message.timestamp.type", "LogAppendTime")))
-                            .toList())
-                    .all()
-                    .get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot create topics", e);
-        }
+        FaultCluster.createTopics(broker.bootstrapServers(), all);
         List<TopicPartition> partitions = new ArrayList<>();
         recorded.forEach(t -> {
             for (int p = 0; p < 3; p++) {
@@ -588,22 +551,8 @@ final class FaultRun {
     }
 
     private static boolean finished(KubernetesClient client, Set<String> workers, String target) {
-        for (Node n : client.nodes().list().getItems()) {
-            if (!workers.contains(n.getMetadata().getName())) {
-                continue;
-            }
-            Map<String, String> a = n.getMetadata().getAnnotations();
-            boolean tainted = n.getSpec().getTaints() != null
-                    && n.getSpec().getTaints().stream().anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
-            if (!target.equals(a.get(McoApi.CURRENT_CONFIG))
-                    || !target.equals(a.get(McoApi.DESIRED_CONFIG))
-                    || !"Done".equals(a.get(McoApi.STATE))
-                    || Boolean.TRUE.equals(n.getSpec().getUnschedulable())
-                    || tainted) {
-                return false;
-            }
-        }
-        return target.equals(pool(client).get("status", "configuration", "name"))
+        return FaultCluster.allOn(client, workers, target)
+                && target.equals(pool(client).get("status", "configuration", "name"))
                 && client.pods()
                         .inNamespace(NAMESPACE)
                         .withLabel(GateObjects.GATE_LABEL)
@@ -622,10 +571,10 @@ final class FaultRun {
     }
 
     private static GenericKubernetesResource pool(KubernetesClient client) {
-        return client.genericKubernetesResources(Mco.POOLS).withName(POOL).get();
+        return FaultCluster.pool(client, POOL);
     }
 
     private static String target(KubernetesClient client) {
-        return (String) pool(client).get("spec", "configuration", "name");
+        return FaultCluster.target(client, POOL);
     }
 }

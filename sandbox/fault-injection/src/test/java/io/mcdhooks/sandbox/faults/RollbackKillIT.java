@@ -5,16 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.mcdhooks.bridge.TestEnvironment;
-import io.mcdhooks.bridge.gate.LeverPlan;
 import io.mcdhooks.bridge.hooks.UpdateHook;
 import io.mcdhooks.bridge.hooks.UpdateHookSpec;
-import io.mcdhooks.bridge.mco.McoApi;
 import io.mcdhooks.sandbox.faults.History.KafkaEntry;
 import io.mcdhooks.sandbox.kafka.ForkedKafkaBroker;
 import io.mcdhooks.sandbox.mco.InMemoryCluster;
@@ -47,10 +43,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -112,13 +104,16 @@ class RollbackKillIT {
 
     @Test
     void theGatekeeperKilledAtEveryStepOfARollbackLeavesOneRollbackAndThePoolBack() throws Exception {
-        Path dir = cleanDirectory(Path.of("target", "faults", "rollback-kills"));
+        Path dir = FaultCluster.cleanDirectory(Path.of("target", "faults", "rollback-kills"));
         String suffix = UUID.randomUUID().toString().substring(0, 8);
         String requests = "gates-" + suffix;
         String verdicts = "verdicts-" + suffix;
         String decisions = "decisions-" + suffix;
-        List<TopicPartition> recorded = createTopics(
-                List.of("lifecycle-" + suffix, requests, verdicts, decisions, "dead-letter-" + suffix), decisions);
+        FaultCluster.createTopics(
+                broker.bootstrapServers(),
+                List.of("lifecycle-" + suffix, requests, verdicts, decisions, "dead-letter-" + suffix));
+        List<TopicPartition> recorded = List.of(
+                new TopicPartition(decisions, 0), new TopicPartition(decisions, 1), new TopicPartition(decisions, 2));
         ChildJvm bridge = null;
         ChildJvm runner = null;
         McoSimulator mco = null;
@@ -134,13 +129,7 @@ class RollbackKillIT {
                     .maxUnavailable(POOL, MaxUnavailable.of(1))
                     .build()
                     .apply(client);
-            client.namespaces()
-                    .resource(new NamespaceBuilder()
-                            .withNewMetadata()
-                            .withName(NAMESPACE)
-                            .endMetadata()
-                            .build())
-                    .create();
+            FaultCluster.namespace(client);
             for (Path policy : List.of(HOLD_POLICY, LEVERS_POLICY)) {
                 try (var in = Files.newInputStream(policy)) {
                     client.load(in).create();
@@ -155,7 +144,7 @@ class RollbackKillIT {
             mco.applyMachineConfig(MachineConfigs.kernelArguments(KARGS, POOL, List.of("quiet")));
             await().atMost(LONG).until(() -> !before.equals(target(client)));
             String previous = target(client);
-            await().atMost(LONG).until(() -> allBackOn(client, workers, previous));
+            await().atMost(LONG).until(() -> FaultCluster.allOn(client, workers, previous));
             String original = specOf(client);
             registerHook(client);
 
@@ -196,7 +185,7 @@ class RollbackKillIT {
             // Then every worker ends back on the previous config, the pool unpaused
             await().atMost(LONG.multipliedBy(2))
                     .until(() -> previous.equals(target(client))
-                            && allBackOn(client, workers, previous)
+                            && FaultCluster.allOn(client, workers, previous)
                             && !Boolean.TRUE.equals(pool(client).get("spec", "paused")));
             List<String> steps = kills.steps();
             if (!steps.contains("failed")) {
@@ -333,25 +322,6 @@ class RollbackKillIT {
         }
     }
 
-    private static boolean allBackOn(KubernetesClient client, Set<String> workers, String config) {
-        for (Node n : client.nodes().list().getItems()) {
-            if (!workers.contains(n.getMetadata().getName())) {
-                continue;
-            }
-            Map<String, String> a = n.getMetadata().getAnnotations();
-            boolean tainted = n.getSpec().getTaints() != null
-                    && n.getSpec().getTaints().stream().anyMatch(t -> LeverPlan.POST_UPDATE_TAINT.equals(t.getKey()));
-            if (!config.equals(a.get(McoApi.CURRENT_CONFIG))
-                    || !config.equals(a.get(McoApi.DESIRED_CONFIG))
-                    || !"Done".equals(a.get(McoApi.STATE))
-                    || Boolean.TRUE.equals(n.getSpec().getUnschedulable())
-                    || tainted) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     private static void registerHook(KubernetesClient client) {
         UpdateHook hook = new UpdateHook();
         hook.getMetadata().setName(HOOK);
@@ -374,36 +344,10 @@ class RollbackKillIT {
     }
 
     private static GenericKubernetesResource pool(KubernetesClient client) {
-        return client.genericKubernetesResources(Mco.POOLS).withName(POOL).get();
+        return FaultCluster.pool(client, POOL);
     }
 
     private static String target(KubernetesClient client) {
-        return (String) pool(client).get("spec", "configuration", "name");
-    }
-
-    /** Creates the run's topics with the broker's append time as record timestamps; the partitions of {@code recorded}. */
-    private static List<TopicPartition> createTopics(List<String> all, String recorded) throws Exception {
-        try (Admin admin =
-                Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            admin.createTopics(all.stream()
-                            .map(t -> new NewTopic(t, 3, (short) 1)
-                                    .configs(Map.of("message.timestamp.type", "LogAppendTime")))
-                            .toList())
-                    .all()
-                    .get(30, TimeUnit.SECONDS);
-        }
-        return List.of(
-                new TopicPartition(recorded, 0), new TopicPartition(recorded, 1), new TopicPartition(recorded, 2));
-    }
-
-    private static Path cleanDirectory(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (Stream<Path> old = Files.walk(dir)) {
-                for (Path p : old.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
-        return Files.createDirectories(dir);
+        return FaultCluster.target(client, POOL);
     }
 }
