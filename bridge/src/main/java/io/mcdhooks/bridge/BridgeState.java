@@ -287,7 +287,8 @@ public final class BridgeState {
         if (target == null) {
             return;
         }
-        boolean pre = pool.rolling() && policy.gates(Stage.PRE_UPDATE, pool.name());
+        // Going back to the config it reports is a rollout too: its nodes' pre-update gates are new attempts.
+        boolean pre = (pool.rolling() || pool.reverting()) && policy.gates(Stage.PRE_UPDATE, pool.name());
         boolean post = policy.gates(Stage.POST_UPDATE, pool.name());
         for (NodeView node : candidates) {
             if ((!pre && !post) || !pool.name().equals(poolOf(node))) {
@@ -364,7 +365,9 @@ public final class BridgeState {
      */
     private List<NodeView> nextInLine(PoolView pool) {
         String target = pool.targetConfig();
-        if (lookaheadBatches == 0 || !pool.rolling() || !policy.gates(Stage.PRE_UPDATE, pool.name())) {
+        if (lookaheadBatches == 0
+                || !pool.rolling() && !pool.reverting()
+                || !policy.gates(Stage.PRE_UPDATE, pool.name())) {
             return List.of();
         }
         List<NodeView> waiting = nodeViews.values().stream()

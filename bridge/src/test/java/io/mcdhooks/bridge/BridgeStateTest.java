@@ -263,6 +263,44 @@ class BridgeStateTest {
     }
 
     @Test
+    void aPoolGoingBackAsksThePreUpdateGatesOfTheNodesItTakesBackBeforeTheirAssignment() {
+        // Given a realtime kernel rolled out to worker-0 of three, then taken back: the pool targets
+        // OLD again, which it still reports
+        BridgeState state = classifying(spec("realtime", List.of()), 1);
+        state.onNode(done("worker-0", NEW, false), true);
+        state.onNode(atRest("worker-1"), true);
+        state.onNode(atRest("worker-2"), true);
+        state.onPool(pool(NEW, 2), false);
+        PoolView goingBack = new PoolView(
+                "worker",
+                "uid-worker",
+                "1",
+                3,
+                OLD,
+                OLD,
+                false,
+                "1",
+                3,
+                2,
+                0,
+                Map.of("node-role.kubernetes.io/worker", ""),
+                Map.of("Updated", "False"),
+                null,
+                Map.of());
+        assertThat(goingBack.reverting()).isTrue();
+
+        // When the pool turns back, the node on NEW is asked before the MCC takes it back, as on any rollout
+        assertThat(requests(state.onPool(goingBack, false)))
+                .filteredOn(r -> r.stage() == Stage.PRE_UPDATE)
+                .singleElement()
+                .satisfies(r -> {
+                    assertThat(r.node().name()).isEqualTo("worker-0");
+                    assertThat(r.targetConfig()).isEqualTo(OLD);
+                    assertThat(r.disruption().drain()).isTrue();
+                });
+    }
+
+    @Test
     void theLookaheadFollowsTheMccsOrderOldestFirst() {
         BridgeState state = classifying(spec("realtime", List.of()), 1);
         state.onNode(created(atRest("worker-0"), T0.minusSeconds(10)), true);

@@ -47,7 +47,8 @@ class PoolRollbackIT extends GatekeeperOnSimulator {
     @Test
     void aKernelArgumentWhosePostUpdateCheckFailsRollsThePoolBackThroughItsGates() throws Exception {
         // Given three workers (maxUnavailable 1), the shipped hold, rollbacks enabled, an
-        // administrator's kernel argument in place, and a post-update check that fails on the next one
+        // administrator's kernel argument in place, and a hook before and after each node's update
+        // whose post-update check fails on the next one
         start(
                 Topology.builder().masters(1).workers(3),
                 SimulatorConfig.defaults(),
@@ -66,10 +67,14 @@ class PoolRollbackIT extends GatekeeperOnSimulator {
                 .get("spec"));
         hook(
                 "node-check",
-                List.of(UpdateHookSpec.StageName.POST_UPDATE),
+                List.of(UpdateHookSpec.StageName.PRE_UPDATE, UpdateHookSpec.StageName.POST_UPDATE),
                 "worker",
-                // the check fails nosmt wherever it runs, from the first request on
-                r -> Optional.of(r.target().kernelArguments().contains("nosmt") ? Outcome.FAIL : Outcome.PASS),
+                // before an update it passes; after, it fails nosmt wherever it runs, from the first request on
+                r -> Optional.of(
+                        r.stage() == Stage.POST_UPDATE
+                                        && r.target().kernelArguments().contains("nosmt")
+                                ? Outcome.FAIL
+                                : Outcome.PASS),
                 spec -> spec.setPostUpdateFailureAction(UpdateHookSpec.PostUpdateFailureAction.RollbackPool));
         deployBridge();
         await().atMost(LONG)
@@ -121,15 +126,22 @@ class PoolRollbackIT extends GatekeeperOnSimulator {
                         .allSatisfy(n -> assertThat(describe(n))
                                 .isEqualTo(n.getMetadata().getName() + " on " + before
                                         + ", Done, schedulable, untainted")));
-        await().atMost(LONG).until(() -> !paused("worker"));
+        // (then at rest, the pool is paused as any pool with pre-update hooks, until its next config's gates pass)
+        await().atMost(LONG).until(() -> paused("worker"));
         assertThat(unavailable.max()).as("workers out at once").isEqualTo(1);
         unavailable.close();
-        // One node went to the failing config, and came back
-        assertThat(hook.seen())
-                .filteredOn(r -> r.stage() == Stage.POST_UPDATE
+        // One node went to the failing config, and came back through its pre-update gate
+        List<String> failed = hook.seen().stream()
+                .filter(r -> r.stage() == Stage.POST_UPDATE
                         && r.target().kernelArguments().contains("nosmt"))
+                .map(r -> r.node().name())
+                .toList();
+        assertThat(failed).hasSize(1);
+        assertThat(hook.seen())
+                .filteredOn(
+                        r -> r.stage() == Stage.PRE_UPDATE && r.targetConfig().equals(before))
                 .extracting(r -> r.node().name())
-                .hasSize(1);
+                .contains(failed.get(0));
         // And the rollback is on Kafka: planned and applied once, stopped, and resumed (its writes made again)
         await().atMost(LONG)
                 .untilAsserted(() -> assertThat(rollbacks())

@@ -67,12 +67,14 @@ public final class PausePlan {
         if (!poolHooks && !preHooks) {
             return null;
         }
-        if (!pool.rolling()) {
-            // At rest the pool waits for its next config's gates; a reverted change is not a new
-            // config (its gates passed it before), and its nodes going back meet their post-update gates.
-            return !pool.reverting();
+        if (!pool.rolling() && !pool.reverting()) {
+            // At rest the pool waits for its next config's gates.
+            return true;
         }
-        if (poolHooks
+        // Going back to the config it reports (a change reverted or rolled back), the pool meets no
+        // pool-pre-update gate: that config passed one before. Its nodes meet their own gates.
+        if (pool.rolling()
+                && poolHooks
                 && !released(
                         gates.apply(GateId.of(cluster, Stage.POOL_PRE_UPDATE, pool.name(), pool.targetConfig())))) {
             return true;

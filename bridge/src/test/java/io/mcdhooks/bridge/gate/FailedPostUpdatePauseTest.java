@@ -55,6 +55,41 @@ class FailedPostUpdatePauseTest {
     }
 
     @Test
+    void aPoolGoingBackWaitsForTheGatePodsOfItsNodesPreUpdateGates() {
+        // a pre-update hook: the node going back meets its gate like on any rollout
+        var gatekeeper = new Gatekeeper("c1", new MovingClock(Gates.T0), d -> {});
+        gatekeeper.putHook(Gates.hook("kmod-check", Stage.PRE_UPDATE));
+        PoolView reverted = pausedOnOld(1, "False");
+        NodeView goingBack = heldOn(NEW);
+        List<RegisteredHook> hooks = new ArrayList<>(gatekeeper.hooks());
+
+        // its gate pod is planned, and the pool stays paused until the pod is in place
+        assertThat(LeverPlan.node(
+                                "c1",
+                                reverted,
+                                goingBack,
+                                hooks,
+                                gatekeeper::gate,
+                                PostUpdateHold.ADMISSION,
+                                n -> true,
+                                g -> false)
+                        .gatePod())
+                .isTrue();
+        assertThat(PausePlan.poolPaused(
+                        "c1",
+                        reverted,
+                        List.of(goingBack),
+                        hooks,
+                        gatekeeper::gate,
+                        n -> false,
+                        n -> true,
+                        PostUpdateHold.ADMISSION,
+                        g -> false))
+                .isTrue();
+        assertThat(paused(gatekeeper, reverted, goingBack)).isFalse();
+    }
+
+    @Test
     void aFailedNodeIsLetGoOnceItsPoolGoesBackSoTheMccCanTakeItBack() {
         Gatekeeper gatekeeper = failed(RegisteredHook.PostUpdateFailure.RollbackPool);
         // Done on NEW, cordoned again under its hold after the handover; the pool reverted to OLD,

@@ -255,6 +255,17 @@ class DocumentedBlocksTest {
                                     .replace(", INC-4711", ""))),
             new Claim(
                     "docs/operations.md",
+                    "bridge/mcdhooks override --gate <failed gate id> --stop-rollback",
+                    "no OpenShift here: the CLI has these flags; PoolRollbackIT applies the overrides they create",
+                    b -> {
+                        String command = read("bridge/src/main/java/io/mcdhooks/bridge/cli/OverrideCommand.java");
+                        for (String flag : List.of("--gate", "--stop-rollback", "--resume-rollback", "--reason")) {
+                            assertThat(b.text()).contains(flag + " ");
+                            assertThat(command).contains("names = \"" + flag + "\"");
+                        }
+                    }),
+            new Claim(
+                    "docs/operations.md",
                     "apiVersion: mcdhooks.io/v1alpha1\nkind: GateOverride",
                     "no OpenShift here: reads as the GateOverride the CLI creates",
                     b -> {
