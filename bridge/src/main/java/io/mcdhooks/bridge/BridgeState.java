@@ -297,7 +297,7 @@ public final class BridgeState {
             if (pre && !target.equals(node.currentConfig()) && !target.equals(node.desiredConfig())) {
                 pendGate(Stage.PRE_UPDATE, pool.name(), node, target, now, Timing.EARLY, newRollout);
             } else if (post
-                    && (pool.rolling() || node.gateTainted())
+                    && (pool.rolling() || node.heldForUpdate())
                     && node.done()
                     && target.equals(node.currentConfig())
                     && !tracked(node, target)) {

@@ -31,6 +31,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -395,6 +396,25 @@ class BridgeStateTest {
             assertThat(r.node().name()).isEqualTo("worker-0");
             assertThat(r.lateGate()).isTrue();
         });
+
+        // and one tainted and marked ahead of an update to another config, which never came, gets none
+        NodeView markedAhead = done("worker-2", NEW, true);
+        Map<String, String> annotations = new HashMap<>(markedAhead.annotations());
+        annotations.put(NodeView.HOLD, GateId.of("c1", Stage.POST_UPDATE, "worker-2", "rendered-worker-later"));
+        assertThat(requests(state.onNode(
+                        new NodeView(
+                                "worker-2",
+                                "uid-worker-2",
+                                "1",
+                                null,
+                                markedAhead.labels(),
+                                annotations,
+                                false,
+                                true,
+                                true,
+                                null),
+                        true)))
+                .isEmpty();
     }
 
     /** A bridge gating every stage, knowing the default policy, OLD and a NEW with {@code newSpec}, pool at OLD. */

@@ -192,6 +192,22 @@ abstract class GatekeeperOnSimulator {
         return (String) ((Map<String, Object>) spec.get("configuration")).get("name");
     }
 
+    /** Whether the pool's status reports it Updated on {@code config}: at rest there, as the MCC last synced it. */
+    @SuppressWarnings("unchecked")
+    protected boolean updatedOn(String pool, String config) {
+        Map<String, Object> status = (Map<String, Object>)
+                Mco.pools(client).withName(pool).get().getAdditionalProperties().get("status");
+        if (status == null
+                || !(status.get("configuration") instanceof Map<?, ?> configuration)
+                || !config.equals(configuration.get("name"))
+                || !(status.get("conditions") instanceof List<?> conditions)) {
+            return false;
+        }
+        return conditions.stream()
+                .map(c -> (Map<String, Object>) c)
+                .anyMatch(c -> "Updated".equals(c.get("type")) && "True".equals(c.get("status")));
+    }
+
     @SuppressWarnings("unchecked")
     protected boolean paused(String pool) {
         Map<String, Object> spec = (Map<String, Object>)

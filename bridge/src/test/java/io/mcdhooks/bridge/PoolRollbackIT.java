@@ -56,10 +56,13 @@ class PoolRollbackIT extends GatekeeperOnSimulator {
         installHoldPolicy();
         String before =
                 rollOut("worker", MachineConfigs.kernelArguments("99-worker-kargs", "worker", List.of("quiet")));
+        // (at rest there as the pool's status says, or the bridge would find its nodes finished
+        // mid-rollout, hold each of them, and ask their late post-update gates)
         await().atMost(LONG)
                 .until(() -> workers().stream()
-                        .allMatch(n -> before.equals(annotation(n, Mco.CURRENT_CONFIG))
-                                && "Done".equals(annotation(n, Mco.STATE))));
+                                .allMatch(n -> before.equals(annotation(n, Mco.CURRENT_CONFIG))
+                                        && "Done".equals(annotation(n, Mco.STATE)))
+                        && updatedOn("worker", before));
         String original = JSON.writeValueAsString(Mco.machineConfigs(client)
                 .withName("99-worker-kargs")
                 .get()
@@ -128,7 +131,9 @@ class PoolRollbackIT extends GatekeeperOnSimulator {
                                         + ", Done, schedulable, untainted")));
         // (then at rest, the pool is paused as any pool with pre-update hooks, until its next config's gates pass)
         await().atMost(LONG).until(() -> paused("worker"));
-        assertThat(unavailable.max()).as("workers out at once").isEqualTo(1);
+        assertThat(unavailable.max())
+                .as("workers out at once (%s)", unavailable.atMax())
+                .isEqualTo(1);
         unavailable.close();
         // One node went to the failing config, and came back through its pre-update gate
         List<String> failed = hook.seen().stream()

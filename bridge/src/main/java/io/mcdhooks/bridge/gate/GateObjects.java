@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+import io.mcdhooks.bridge.mco.NodeView;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -28,7 +29,7 @@ public final class GateObjects {
      * policy {@code mcdhooks-post-update-hold} is installed, kube-apiserver lets nobody but the
      * gatekeeper (and the break-glass group) uncordon the node or remove this annotation.
      */
-    public static final String HOLD = "mcdhooks.io/hold";
+    public static final String HOLD = NodeView.HOLD;
     /** On a pool the gatekeeper paused. */
     public static final String PAUSED_BY = "mcdhooks.io/paused-by";
 

@@ -129,7 +129,7 @@ public final class LeverPlan {
                         ? !post.released()
                         : postHooks
                                 && node.done()
-                                && (node.gateTainted()
+                                && (node.heldForUpdate()
                                         || pool != null
                                                 && pool.rolling()
                                                 && pool.targetConfig().equals(node.currentConfig())));

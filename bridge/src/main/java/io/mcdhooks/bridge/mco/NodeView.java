@@ -27,6 +27,8 @@ public record NodeView(
 
     /** The taint that keeps workloads off a node whose post-update gate is not released. */
     public static final String POST_UPDATE_TAINT = "mcdhooks.io/post-update-gate";
+    /** The annotation naming the post-update gate whose hold kube-apiserver enforces. */
+    public static final String HOLD = "mcdhooks.io/hold";
 
     public NodeView {
         Objects.requireNonNull(name, "name");
@@ -46,6 +48,22 @@ public record NodeView(
                 ready,
                 gateTainted,
                 machineConfigNode);
+    }
+
+    /**
+     * Whether the gatekeeper's taint stands for an update the node made: tainted, and not marked
+     * for a config other than the one it is on. A node marked ahead of an assignment that never came
+     * (the lookahead's early hold, and then its pool went back to the config the node is on) is held
+     * for nothing it did: taken for one that finished, it would be cordoned beside the node that
+     * failed and asked a late gate.
+     */
+    public boolean heldForUpdate() {
+        if (!gateTainted) {
+            return false;
+        }
+        String marker = annotations.get(HOLD);
+        String current = currentConfig();
+        return marker == null || current == null || marker.endsWith("/" + current);
     }
 
     /** Whether the MCO manages this node at all: a node without its annotations is not ours to watch. */

@@ -83,6 +83,50 @@ class LeverPlanTest {
     }
 
     @Test
+    void aNodeMarkedAheadOfAnAssignmentThatNeverCameIsLetGoWhenItsPoolGoesBack() {
+        // worker-1 was marked and tainted for NEW before the MCC took it (its pre-update gate passed
+        // early); then the pool went back to OLD, which worker-1 never left
+        PoolView back = new PoolView(
+                "worker",
+                "uid",
+                "1",
+                1,
+                OLD,
+                OLD,
+                false,
+                "1",
+                2,
+                1,
+                0,
+                Map.of(),
+                Map.of("Updated", "False"),
+                null,
+                Map.of());
+        NodeView markedForNew = marked(node("worker-1", OLD, OLD, "Done"), NEW);
+        List<RegisteredHook> hooks =
+                List.of(Gates.hook("node-check", Stage.PRE_UPDATE), Gates.hook("node-check", Stage.POST_UPDATE));
+
+        LeverPlan.NodeLevers levers = LeverPlan.node(
+                "c1", back, markedForNew, hooks, gates::get, PostUpdateHold.ADMISSION, n -> true, g -> false);
+
+        // Then nothing holds it: it made no update, so it is neither cordoned beside the node that
+        // failed nor asked a late post-update gate
+        assertThat(levers).isEqualTo(new LeverPlan.NodeLevers(false, false, false, postGate("worker-1", OLD), false));
+        // while a node marked for the config it is on finished that update while no gatekeeper ran
+        LeverPlan.NodeLevers finished = LeverPlan.node(
+                "c1",
+                back,
+                marked(node("worker-1", OLD, OLD, "Done"), OLD),
+                hooks,
+                gates::get,
+                PostUpdateHold.ADMISSION,
+                n -> true,
+                g -> false);
+        assertThat(finished.cordon()).isTrue();
+        assertThat(finished.hold()).isTrue();
+    }
+
+    @Test
     void doesNotHoldAPoolAtRestForFinishedNodesWhoseGatesAreNoLongerKnown() {
         // after a restart whose read-back no longer reaches the gates of an old rollout
         assertThat(paused(NEW, node("worker-0", NEW, NEW, "Done"), node("worker-1", NEW, NEW, "Done")))
@@ -215,6 +259,17 @@ class LeverPlanTest {
 
     private static Gate gate(boolean released) {
         return new Gate(Gates.request(Stage.POST_UPDATE, 1), Gates.T0, Map.of(), null, released, null);
+    }
+
+    /** Tainted and marked by the gatekeeper for its post-update gate on {@code config}. */
+    private static NodeView marked(NodeView n, String config) {
+        Map<String, String> annotations = new HashMap<>(n.annotations());
+        annotations.put(GateObjects.HOLD, postGate(n.name(), config));
+        return Gates.with(n, annotations, true);
+    }
+
+    private static String postGate(String node, String config) {
+        return GateId.of("c1", Stage.POST_UPDATE, node, config);
     }
 
     private static NodeView tainted(NodeView n) {
