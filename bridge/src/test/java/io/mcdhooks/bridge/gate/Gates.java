@@ -93,6 +93,29 @@ final class Gates {
                 annotations);
     }
 
+    /**
+     * A worker pool going back to the config it still reports (its change reverted or rolled back):
+     * {@code updated} of its {@code machines} nodes on it, not Updated.
+     */
+    static PoolView goingBack(String config, int machines, int updated) {
+        return new PoolView(
+                "worker",
+                "uid-worker",
+                "1",
+                1,
+                config,
+                config,
+                false,
+                "1",
+                machines,
+                updated,
+                0,
+                Map.of(),
+                Map.of("Updated", "False"),
+                null,
+                Map.of());
+    }
+
     /** A worker node on {@code current}, asked for {@code desired}, in MCD state {@code state}. */
     /** {@code n} with these annotations, carrying the gatekeeper's taint or not. */
     static NodeView with(NodeView n, Map<String, String> annotations, boolean gateTainted) {

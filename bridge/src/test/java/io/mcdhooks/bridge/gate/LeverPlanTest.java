@@ -86,22 +86,7 @@ class LeverPlanTest {
     void aNodeMarkedAheadOfAnAssignmentThatNeverCameIsLetGoWhenItsPoolGoesBack() {
         // worker-1 was marked and tainted for NEW before the MCC took it (its pre-update gate passed
         // early); then the pool went back to OLD, which worker-1 never left
-        PoolView back = new PoolView(
-                "worker",
-                "uid",
-                "1",
-                1,
-                OLD,
-                OLD,
-                false,
-                "1",
-                2,
-                1,
-                0,
-                Map.of(),
-                Map.of("Updated", "False"),
-                null,
-                Map.of());
+        PoolView back = Gates.goingBack(OLD, 2, 1);
         NodeView markedForNew = marked(node("worker-1", OLD, OLD, "Done"), NEW);
         List<RegisteredHook> hooks =
                 List.of(Gates.hook("node-check", Stage.PRE_UPDATE), Gates.hook("node-check", Stage.POST_UPDATE));

@@ -81,22 +81,7 @@ class RolloutPlanTest {
     @Test
     void aPoolGoingBackToTheConfigItReportsHasItsNodesOnTheRevertedConfigPending() {
         // the pool rolled two of four nodes to NEW; its MachineConfigs were put back, so it targets OLD again
-        PoolView goingBack = new PoolView(
-                "worker",
-                "u",
-                "1",
-                1,
-                OLD,
-                OLD,
-                false,
-                "1",
-                4,
-                2,
-                0,
-                Map.of(),
-                Map.of("Updated", "False"),
-                null,
-                Map.of());
+        PoolView goingBack = Gates.goingBack(OLD, 4, 2);
         NodeView back = node("w-0", "a", 1);
         NodeView out = new NodeView(
                 "w-1",
