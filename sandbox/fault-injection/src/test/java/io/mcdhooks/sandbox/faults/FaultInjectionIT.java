@@ -20,6 +20,8 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,8 +33,10 @@ import org.slf4j.LoggerFactory;
  * <p>Most runs have the shipped admission policy installed, so pools are not paused for post-update
  * gates and kube-apiserver keeps held nodes cordoned while the gatekeeper is killed; the others run
  * without it, on the batch-paced fallback. The short form has one of each; the long form kills the
- * gatekeeper over 50 times with the policy installed.
+ * gatekeeper over 50 times with the policy installed. The two tests run side by side
+ * (junit-platform.properties): each run has its own cluster and child JVMs; the broker is shared.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class FaultInjectionIT {
 
     private static final Logger LOG = LoggerFactory.getLogger(FaultInjectionIT.class);
