@@ -43,9 +43,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -100,6 +102,13 @@ public final class BridgeVerticle extends VerticleBase {
     private RolloutObserver observer;
     private long observeTimer = -1;
     private boolean synced;
+    /**
+     * Nodes and pools seen since start. The first sight of each is what happened while no bridge
+     * looked (published late), also when its event reaches the event loop after the informers
+     * synced, which a busy machine makes happen.
+     */
+    private final Set<String> seen = new HashSet<>();
+
     private String mcnVersion;
 
     public BridgeVerticle(BridgeConfig config, KubernetesClient client) {
@@ -401,12 +410,13 @@ public final class BridgeVerticle extends VerticleBase {
     }
 
     private void onPool(GenericKubernetesResource pool) {
-        publish(state.onPool(Views.pool(pool), !synced));
+        publish(state.onPool(
+                Views.pool(pool), firstSight("pool/" + pool.getMetadata().getName())));
         listeners.forEach(l -> l.onPool(pool));
     }
 
     private void onNode(Node node) {
-        publish(state.onNode(view(node), !synced));
+        publish(state.onNode(view(node), firstSight("node/" + node.getMetadata().getName())));
         listeners.forEach(l -> l.onNode(node));
         observer.onNode(node, clock.instant());
     }
@@ -416,6 +426,11 @@ public final class BridgeVerticle extends VerticleBase {
         publish(state.onNodeDeleted(node.getMetadata().getName()));
         listeners.forEach(l -> l.onNodeDeleted(node));
         views.forget(node.getMetadata().getName());
+        seen.remove("node/" + node.getMetadata().getName());
+    }
+
+    private boolean firstSight(String key) {
+        return seen.add(key) || !synced;
     }
 
     private NodeView view(Node node) {
