@@ -239,7 +239,7 @@ class LeverPlanTest {
     }
 
     private static String postGate(String node) {
-        return GateId.of("c1", Stage.POST_UPDATE, node, NEW);
+        return postGate(node, NEW);
     }
 
     private static Gate gate(boolean released) {
