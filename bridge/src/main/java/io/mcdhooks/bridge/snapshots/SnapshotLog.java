@@ -9,12 +9,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -67,7 +69,7 @@ public final class SnapshotLog {
         Map<String, ConfigSnapshot> snapshots = new HashMap<>();
         try (KafkaConsumer<String, byte[]> consumer =
                 new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<PartitionInfo> infos = partitions(consumer, topic);
+            List<PartitionInfo> infos = partitions(consumer, topic, TOPIC_WAIT);
             List<TopicPartition> partitions = new ArrayList<>();
             infos.forEach(i -> partitions.add(new TopicPartition(i.topic(), i.partition())));
             consumer.assign(partitions);
@@ -108,14 +110,19 @@ public final class SnapshotLog {
 
     /**
      * The topic's partitions. A topic created a moment ago (MCDHOOKS_CREATE_TOPICS) may not be in
-     * the metadata a broker serves yet: asked again for a while before it counts as missing.
+     * the metadata a broker serves yet, and a busy broker may not answer within one ask: asked
+     * again for a while before it counts as missing.
      */
-    private static List<PartitionInfo> partitions(KafkaConsumer<?, ?> consumer, String topic) {
-        long deadline = System.nanoTime() + TOPIC_WAIT.toNanos();
+    static List<PartitionInfo> partitions(Consumer<?, ?> consumer, String topic, Duration wait) {
+        long deadline = System.nanoTime() + wait.toNanos();
         while (true) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, POLL);
-            if (infos != null && !infos.isEmpty()) {
-                return infos;
+            try {
+                List<PartitionInfo> infos = consumer.partitionsFor(topic, POLL);
+                if (infos != null && !infos.isEmpty()) {
+                    return infos;
+                }
+            } catch (TimeoutException e) {
+                // No answer within POLL: the same as no topic yet, until the deadline.
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("no topic " + topic
